@@ -1,0 +1,23 @@
+package io.rocectl.module;
+
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.TransportException;
+
+/**
+ * A task action. It reads the host's state (facts), plans the commands that would bring the host
+ * to the desired state (a pure function, testable from captured outputs), and in normal mode
+ * applies them; in check mode it reports what would change and touches nothing.
+ * Implementations are stateless and shared by all hosts; they are found by ServiceLoader
+ * ({@code META-INF/services/io.rocectl.module.Module}).
+ */
+public interface Module {
+    String name();
+
+    ArgSpec args();
+
+    /**
+     * Runs on one host. A module failure is returned as {@link ModuleResult#failed}; a
+     * {@link TransportException} makes the host unreachable.
+     */
+    ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException;
+}

@@ -1,0 +1,22 @@
+package io.rocectl.transport;
+
+import java.time.Duration;
+
+/**
+ * One open session to one host. Commands run each in their own channel; implementations are
+ * thread-safe so several commands may run at once on one connection.
+ */
+public interface Connection extends AutoCloseable {
+
+    /** Inventory name of the host. */
+    String host();
+
+    /** The remote login user (become is a no-op when it is root). */
+    String user();
+
+    ExecResult exec(Cmd cmd, Duration timeout)
+            throws TransportException, CommandTimeoutException, InterruptedException;
+
+    @Override
+    void close();
+}
