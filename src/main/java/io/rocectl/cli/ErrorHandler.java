@@ -1,0 +1,47 @@
+package io.rocectl.cli;
+
+import io.rocectl.error.InputError;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/**
+ * Maps exceptions to exit codes: bad input prints one line and exits 5; anything else is an
+ * internal error (1) with a stack trace only at {@code -vvv}.
+ */
+final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
+
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult pr) {
+        PrintWriter err = cl.getErr();
+        if (ex instanceof InputError ie) {
+            err.println("rocectl: " + ie.oneLine());
+            return ExitCodes.BAD_INPUT;
+        }
+        if (ex instanceof InterruptedException) {
+            err.println("rocectl: interrupted");
+            return ExitCodes.INTERRUPTED;
+        }
+        err.println("rocectl: internal error: " + ex);
+        if (verbosity(pr) >= 3) ex.printStackTrace(err);
+        else err.println("(run with -vvv for the stack trace)");
+        return ExitCodes.INTERNAL;
+    }
+
+    static int onBadParameters(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        cl.getErr().println("rocectl: " + ex.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, cl.getErr());
+        cl.getErr().println("try '" + cl.getCommandSpec().qualifiedName() + " --help'");
+        return ExitCodes.BAD_INPUT;
+    }
+
+    private static int verbosity(CommandLine.ParseResult pr) {
+        CommandLine.ParseResult p = pr;
+        while (p != null) {
+            if (p.hasMatchedOption("-v")) return p.matchedOption("-v").<boolean[]>getValue().length;
+            p = p.subcommand();
+        }
+        return 0;
+    }
+}

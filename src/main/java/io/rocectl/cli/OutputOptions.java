@@ -1,0 +1,28 @@
+package io.rocectl.cli;
+
+import picocli.CommandLine.Option;
+
+/** Verbosity and output format. */
+public final class OutputOptions {
+    @Option(names = "-v", description = "More output (repeat: -vvv shows stack traces).")
+    boolean[] verbose = new boolean[0];
+
+    @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text (default) or json.")
+    String output;
+
+    int verbosity() {
+        return verbose.length;
+    }
+
+    boolean json() {
+        if (!output.equals("text") && !output.equals("json")) {
+            throw new io.rocectl.error.InputError("option --output", 0, 0, "must be text or json, not '" + output + "'");
+        }
+        return output.equals("json");
+    }
+
+    /** Colour only on a terminal and when NO_COLOR is unset. */
+    static boolean color() {
+        return System.console() != null && System.getenv("NO_COLOR") == null;
+    }
+}

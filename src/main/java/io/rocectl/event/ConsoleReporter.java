@@ -1,0 +1,194 @@
+package io.rocectl.event;
+
+import io.rocectl.hostset.NodeSet;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Ansible-like text output. Identical results of many hosts print once under their folded host
+ * set ({@code ok: [gpu[01-30,32]]}); {@code -v} prints every host with its message.
+ */
+public final class ConsoleReporter implements RunListener {
+    private final PrintStream out;
+    private final int verbosity;
+    private final boolean color;
+    private final boolean diff;
+    private final boolean progress;
+    private int done;
+    private int total;
+    private String task;
+
+    public ConsoleReporter(PrintStream out, int verbosity, boolean color, boolean diff, boolean progress) {
+        this.out = out;
+        this.verbosity = verbosity;
+        this.color = color;
+        this.diff = diff;
+        this.progress = progress;
+    }
+
+    private static String banner(String title) {
+        int pad = Math.max(3, 79 - title.length());
+        return title + " " + "*".repeat(pad);
+    }
+
+    @Override
+    public synchronized void onPlayStart(String play, List<String> hosts) {
+        out.println();
+        out.println(banner("PLAY [" + play + "]"));
+    }
+
+    @Override
+    public synchronized void onTaskStart(String t, List<String> hosts) {
+        task = t;
+        done = 0;
+        total = hosts.size();
+    }
+
+    @Override
+    public synchronized void onHostResult(HostResult r) {
+        done++;
+        if (progress && total > 1) {
+            System.err.print("\r\033[2K  " + task + ": " + done + "/" + total);
+            if (done == total) System.err.print("\r\033[2K");
+            System.err.flush();
+        }
+    }
+
+    @Override
+    public synchronized void onTaskEnd(String t, List<HostResult> results) {
+        out.println();
+        out.println(banner("TASK [" + t + "]"));
+        if (verbosity > 0) {
+            for (HostResult r : results) printOne(r);
+        } else {
+            Map<String, List<String>> groups = new LinkedHashMap<>();
+            List<HostResult> detailed = new ArrayList<>();
+            for (HostResult r : results) {
+                if (r.status() == Status.FAILED || r.status() == Status.UNREACHABLE || r.status() == Status.IGNORED) {
+                    detailed.add(r);
+                    continue;
+                }
+                String key = r.status().label() + (r.status() == Status.CHANGED && !r.msg().isEmpty() ? "\0" + r.msg() : "");
+                groups.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
+            }
+            for (Map.Entry<String, List<String>> e : groups.entrySet()) {
+                String[] parts = e.getKey().split("\0", 2);
+                Status s = statusOf(parts[0]);
+                String line = parts[0] + ": [" + NodeSet.fold(e.getValue()) + "]"
+                        + (parts.length > 1 ? " => " + parts[1] : "");
+                out.println(paint(s, line));
+            }
+            foldFailures(detailed);
+        }
+        if (diff) {
+            for (HostResult r : results) {
+                if (r.diff() != null && !r.diff().isEmpty()) {
+                    out.println("--- diff [" + r.host() + "]");
+                    out.print(r.diff().endsWith("\n") ? r.diff() : r.diff() + "\n");
+                }
+            }
+        }
+    }
+
+    private void foldFailures(List<HostResult> detailed) {
+        Map<String, List<String>> byMsg = new LinkedHashMap<>();
+        Map<String, Status> statusOf = new LinkedHashMap<>();
+        for (HostResult r : detailed) {
+            String key = r.status().name() + "\0" + failureText(r);
+            byMsg.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
+            statusOf.put(key, r.status());
+        }
+        for (Map.Entry<String, List<String>> e : byMsg.entrySet()) {
+            Status s = statusOf.get(e.getKey());
+            String msg = e.getKey().split("\0", 2)[1];
+            String hosts = NodeSet.fold(e.getValue());
+            String line = switch (s) {
+                case UNREACHABLE -> "fatal: [" + hosts + "]: UNREACHABLE! => " + msg;
+                case IGNORED -> "failed: [" + hosts + "] => " + msg + " ...ignoring";
+                default -> "fatal: [" + hosts + "]: FAILED! => " + msg;
+            };
+            out.println(paint(s, line));
+        }
+    }
+
+    private static String failureText(HostResult r) {
+        StringBuilder sb = new StringBuilder(r.msg().isEmpty() ? "failed" : r.msg());
+        Object rc = r.data().get("rc");
+        Object err = r.data().get("stderr");
+        if (rc != null) sb.append(" (rc=").append(rc).append(')');
+        if (err != null && !err.toString().isBlank() && !r.msg().contains(err.toString().strip())) {
+            sb.append(": ").append(err.toString().strip().replace('\n', ' '));
+        }
+        for (HostResult i : r.items()) {
+            if (i.status() == Status.FAILED) sb.append("\n    item ").append(i.itemLabel()).append(": ").append(i.msg());
+        }
+        return sb.toString();
+    }
+
+    private void printOne(HostResult r) {
+        String item = r.itemLabel() != null ? " => (item=" + r.itemLabel() + ")" : "";
+        String line = switch (r.status()) {
+            case FAILED -> "fatal: [" + r.host() + "]: FAILED! => " + failureText(r);
+            case UNREACHABLE -> "fatal: [" + r.host() + "]: UNREACHABLE! => " + r.msg();
+            default -> r.status().label() + ": [" + r.host() + "]" + item + (r.msg().isEmpty() ? "" : " => " + r.msg());
+        };
+        out.println(paint(r.status(), line));
+        if (verbosity > 1) {
+            for (HostResult i : r.items()) printOne(i);
+            Object so = r.data().get("stdout");
+            if (so != null && !so.toString().isEmpty()) out.println("    stdout: " + so.toString().strip().replace("\n", "\n            "));
+        }
+    }
+
+    @Override
+    public synchronized void onWarning(String message) {
+        out.println(paint(Status.FAILED, "[WARNING]: " + message));
+    }
+
+    @Override
+    public synchronized void onRecap(Recap recap) {
+        out.println();
+        out.println(banner("PLAY RECAP"));
+        Map<String, List<String>> byLine = new LinkedHashMap<>();
+        recap.stats().forEach((h, s) -> byLine.computeIfAbsent(s.line(), k -> new ArrayList<>()).add(h));
+        int w = 0;
+        Map<String, String> folded = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> e : byLine.entrySet()) {
+            String f = NodeSet.fold(e.getValue());
+            folded.put(e.getKey(), f);
+            w = Math.max(w, f.length());
+        }
+        for (Map.Entry<String, String> e : folded.entrySet()) {
+            String line = String.format("%-" + w + "s : %s", e.getValue(), e.getKey());
+            boolean bad = e.getKey().contains("failed=0") ? !e.getKey().contains("unreachable=0") : true;
+            out.println(paint(bad ? Status.FAILED : e.getKey().contains("changed=0") ? Status.OK : Status.CHANGED, line));
+        }
+        if (!recap.failedHosts().isEmpty()) out.println("failed hosts: " + NodeSet.fold(recap.failedHosts()));
+        if (!recap.unreachableHosts().isEmpty()) out.println("unreachable hosts: " + NodeSet.fold(recap.unreachableHosts()));
+        if (recap.retryFile() != null) out.println("retry them with: --limit @" + recap.retryFile());
+        if (recap.interrupted()) out.println(paint(Status.FAILED, "interrupted: no new task was started after the signal"));
+        out.printf("elapsed: %.1f s%n", recap.millis() / 1000.0);
+        out.flush();
+    }
+
+    private static Status statusOf(String label) {
+        for (Status s : Status.values()) if (s.label().equals(label)) return s;
+        return Status.OK;
+    }
+
+    private String paint(Status s, String text) {
+        if (!color) return text;
+        String code = switch (s) {
+            case OK -> "32";
+            case CHANGED -> "33";
+            case SKIPPED -> "36";
+            case FAILED, IGNORED -> "31";
+            case UNREACHABLE -> "1;31";
+        };
+        return "\033[" + code + "m" + text + "\033[0m";
+    }
+}

@@ -1,0 +1,59 @@
+package io.rocectl.exec;
+
+import io.rocectl.transport.Connection;
+import io.rocectl.transport.TransportException;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One connection per host, opened on first use and reused by every task of the run; a host
+ * that could not be reached stays unreachable for the rest of the run (no reconnect storm).
+ */
+public final class ConnectionPool implements AutoCloseable {
+    private final Connector connector;
+    private final Map<String, Object> conns = new ConcurrentHashMap<>();
+    private final Map<String, Object> locks = new ConcurrentHashMap<>();
+
+    public ConnectionPool(Connector connector) {
+        this.connector = connector;
+    }
+
+    public Connection get(String host) throws TransportException, InterruptedException {
+        Object c = conns.get(host);
+        if (c == null) {
+            synchronized (locks.computeIfAbsent(host, h -> new Object())) {
+                c = conns.get(host);
+                if (c == null) {
+                    try {
+                        c = connector.open(host);
+                    } catch (TransportException e) {
+                        c = e;
+                    }
+                    conns.put(host, c);
+                }
+            }
+        }
+        if (c instanceof TransportException e) throw new TransportException(e.getMessage(), e);
+        return (Connection) c;
+    }
+
+    /** A new, separate connection (the pooled one stays). */
+    public Connection fresh(String host) throws TransportException, InterruptedException {
+        return connector.open(host);
+    }
+
+    /** Forgets a broken connection so the next use reconnects. */
+    public void drop(String host) {
+        Object c = conns.remove(host);
+        if (c instanceof Connection conn) conn.close();
+    }
+
+    @Override
+    public void close() {
+        conns.values().forEach(c -> {
+            if (c instanceof Connection conn) conn.close();
+        });
+        conns.clear();
+    }
+}

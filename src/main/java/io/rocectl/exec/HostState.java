@@ -1,0 +1,45 @@
+package io.rocectl.exec;
+
+import io.rocectl.event.HostStats;
+import io.rocectl.event.Status;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** What the run knows about one host: facts, registered variables, counters. */
+final class HostState {
+    final String name;
+    final Map<String, Object> inventoryVars;
+    /** Facts returned by modules (setup, roce_facts...). */
+    final Map<String, Object> facts = new ConcurrentHashMap<>();
+    /** Registered results and set_fact values (above play vars, below extra vars). */
+    final Map<String, Object> registered = new ConcurrentHashMap<>();
+    private HostStats stats = HostStats.ZERO;
+    volatile boolean unreachable;
+
+    HostState(String name, Map<String, Object> inventoryVars) {
+        this.name = name;
+        this.inventoryVars = inventoryVars;
+    }
+
+    synchronized void count(Status s) {
+        stats = stats.add(s);
+    }
+
+    synchronized void rescued() {
+        stats = stats.rescue();
+    }
+
+    synchronized HostStats stats() {
+        return stats;
+    }
+
+    /** inventory vars, then facts, then registered: what {@code hostvars[name]} shows. */
+    Map<String, Object> merged() {
+        Map<String, Object> m = new java.util.HashMap<>(inventoryVars);
+        m.putAll(facts);
+        m.putAll(registered);
+        m.put("inventory_hostname", name);
+        return m;
+    }
+}

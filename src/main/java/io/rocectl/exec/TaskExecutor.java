@@ -1,0 +1,202 @@
+package io.rocectl.exec;
+
+import io.rocectl.event.HostResult;
+import io.rocectl.event.Status;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleException;
+import io.rocectl.module.ModuleRegistry;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.TaskContext;
+import io.rocectl.playbook.Task;
+import io.rocectl.template.Templar;
+import io.rocectl.template.TemplateException;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.Connection;
+import io.rocectl.transport.TransportException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Runs one task on one host: conditions, loop, templated arguments, the module, retries/until,
+ * changed_when/failed_when, ignore_errors and register. Knows nothing about other hosts.
+ */
+final class TaskExecutor {
+    private final ModuleRegistry modules;
+    private final ConnectionPool pool;
+    private final RunOptions opts;
+    private final Templar templar = Templar.get();
+
+    TaskExecutor(ModuleRegistry modules, ConnectionPool pool, RunOptions opts) {
+        this.modules = modules;
+        this.pool = pool;
+        this.opts = opts;
+    }
+
+    /**
+     * @param vars the host's variables for this task (already layered)
+     * @param become the effective privilege escalation
+     */
+    HostResult run(HostState host, Task task, Map<String, Object> vars, boolean become) throws InterruptedException {
+        long t0 = System.nanoTime();
+        try {
+            if (task.loop() == null) {
+                if (!templar.condition(task.when(), vars)) {
+                    return result(host, task, Status.SKIPPED, "conditional result was false", Map.of(), null, t0);
+                }
+                return once(host, task, vars, become, t0, null);
+            }
+            Object items = templar.render(task.loop(), vars);
+            if (!(items instanceof List<?> list)) {
+                return result(host, task, Status.FAILED, "'loop' must give a list, got: " + items, Map.of(), null, t0);
+            }
+            List<HostResult> itemResults = new ArrayList<>();
+            List<Object> registered = new ArrayList<>();
+            boolean changed = false;
+            boolean failed = false;
+            boolean allSkipped = true;
+            for (int i = 0; i < list.size(); i++) {
+                Map<String, Object> iv = new LinkedHashMap<>(vars);
+                iv.put(task.loopControl().loopVar(), list.get(i));
+                if (task.loopControl().indexVar() != null) iv.put(task.loopControl().indexVar(), i);
+                String label = task.loopControl().label() != null
+                        ? String.valueOf(templar.render(task.loopControl().label(), iv)) : String.valueOf(list.get(i));
+                HostResult r;
+                if (!templar.condition(task.when(), iv)) {
+                    r = new HostResult(host.name, task.displayName(), Status.SKIPPED, "conditional result was false",
+                            Map.of("skipped", true), null, List.of(), label, 0);
+                } else {
+                    r = once(host, task, iv, become, System.nanoTime(), label);
+                    allSkipped = false;
+                }
+                if (r.status() == Status.UNREACHABLE) return r;
+                changed |= r.status() == Status.CHANGED;
+                failed |= r.status() == Status.FAILED;
+                Map<String, Object> d = new LinkedHashMap<>(r.data());
+                d.put(task.loopControl().loopVar(), list.get(i));
+                registered.add(d);
+                itemResults.add(r);
+            }
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("results", registered);
+            data.put("changed", changed);
+            data.put("failed", failed);
+            Status s = failed ? (task.ignoreErrors() ? Status.IGNORED : Status.FAILED)
+                    : changed ? Status.CHANGED : allSkipped && !list.isEmpty() ? Status.SKIPPED : Status.OK;
+            if (list.isEmpty()) {
+                s = Status.SKIPPED;
+                data.put("skipped", true);
+            }
+            register(host, task, data);
+            String msg = failed ? "one or more items failed" : "";
+            return new HostResult(host.name, task.displayName(), s, msg, data, null, itemResults, null,
+                    (System.nanoTime() - t0) / 1_000_000);
+        } catch (TemplateException e) {
+            return failure(host, task, e.getMessage(), t0);
+        }
+    }
+
+    private HostResult once(HostState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
+            throws InterruptedException {
+        Module module = modules.find(task.module());
+        int attempts = task.retries() == null ? 1 : task.retries() + 1;
+        Map<String, Object> data = Map.of();
+        ModuleResult mr = null;
+        boolean changed = false;
+        boolean failed = false;
+        for (int attempt = 1; attempt <= attempts; attempt++) {
+            Connection conn;
+            try {
+                conn = pool.get(host.name);
+            } catch (TransportException e) {
+                host.unreachable = true;
+                return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
+                        Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> args = (Map<String, Object>) templar.render(task.args(), vars);
+            Supplier<Connection> reconnect = () -> {
+                try {
+                    return pool.fresh(host.name);
+                } catch (TransportException e) {
+                    throw new ModuleException("cannot open a new connection to " + host.name + ": " + e.getMessage(), e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ModuleException("interrupted while reconnecting");
+                }
+            };
+            TaskContext ctx = new TaskContext(host.name, conn, args, vars, opts.check(), opts.diff(), become,
+                    opts.commandTimeout(), reconnect);
+            try {
+                mr = module.run(ctx);
+            } catch (TransportException e) {
+                pool.drop(host.name);
+                host.unreachable = true;
+                return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
+                        Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
+            } catch (CommandTimeoutException e) {
+                mr = ModuleResult.failed(e.getMessage());
+            } catch (ModuleException e) {
+                mr = ModuleResult.failed(e.getMessage());
+            }
+            Map<String, Object> d = new LinkedHashMap<>(mr.data());
+            d.put("changed", mr.changed());
+            d.put("failed", mr.failed());
+            if (!mr.msg().isEmpty()) d.putIfAbsent("msg", mr.msg());
+            if (attempt > 1) d.put("attempts", attempt);
+            Map<String, Object> cv = new LinkedHashMap<>(vars);
+            if (task.register() != null) cv.put(task.register(), d);
+            changed = task.changedWhen() != null ? templar.condition(task.changedWhen(), cv) : mr.changed();
+            failed = task.failedWhen() != null ? templar.condition(task.failedWhen(), cv) : mr.failed();
+            d.put("changed", changed);
+            d.put("failed", failed);
+            data = d;
+            if (task.until() == null) break;
+            if (templar.condition(task.until(), cv) && !failed) break;
+            if (attempt < attempts) Thread.sleep(task.delay() * 1000L);
+            else {
+                failed = true;
+                d.put("failed", true);
+                d.put("msg", "retries exhausted (" + attempts + " attempts): " + mr.msg());
+            }
+        }
+        if (!mr.facts().isEmpty() && !failed) {
+            if ("set_fact".equals(task.module())) host.registered.putAll(mr.facts());
+            else host.facts.putAll(mr.facts());
+        }
+        if (label == null) register(host, task, data);
+        boolean skipped = Boolean.TRUE.equals(data.get("skipped"));
+        Status s = failed ? (task.ignoreErrors() ? Status.IGNORED : Status.FAILED)
+                : skipped ? Status.SKIPPED : changed ? Status.CHANGED : Status.OK;
+        String msg = data.get("msg") == null ? mr.msg() : String.valueOf(data.get("msg"));
+        return new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0));
+    }
+
+    private void register(HostState host, Task task, Map<String, Object> data) {
+        if (task.register() != null) host.registered.put(task.register(), data);
+    }
+
+    private HostResult failure(HostState host, Task task, String msg, long t0) {
+        Map<String, Object> d = Map.of("failed", true, "msg", msg);
+        register(host, task, d);
+        Status s = task.ignoreErrors() ? Status.IGNORED : Status.FAILED;
+        return result(host, task, s, msg, d, null, t0);
+    }
+
+    private HostResult result(HostState host, Task task, Status s, String msg, Map<String, Object> data, String diff,
+                              long t0) {
+        Map<String, Object> d = data;
+        if (s == Status.SKIPPED) {
+            d = Map.of("skipped", true, "changed", false, "skip_reason", msg);
+            register(host, task, d);
+        }
+        return new HostResult(host.name, task.displayName(), s, msg, d, diff, List.of(), null, elapsed(t0));
+    }
+
+    private static long elapsed(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+}

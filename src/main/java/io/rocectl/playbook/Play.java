@@ -1,0 +1,17 @@
+package io.rocectl.playbook;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One play.
+ *
+ * @param serial             batch sizes as written (numbers or "NN%"), empty for all at once
+ * @param maxFailPercentage  null when unset
+ * @param become             null when not set
+ */
+public record Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
+                   List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
+                   List<Task> tasks, List<Task> handlers, Set<String> tags, Mark mark) {
+}

@@ -1,0 +1,447 @@
+package io.rocectl.playbook;
+
+import io.rocectl.error.DidYouMean;
+import io.rocectl.error.InputError;
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleRegistry;
+import io.rocectl.template.Templar;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Loads and validates a playbook completely before any host is contacted: structure, keywords,
+ * module names and their arguments (with did-you-mean), literal value types. Every error names
+ * {@code file:line:column} and the offending token.
+ */
+public final class PlaybookLoader {
+    static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
+            "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
+            "handlers", "tags", "remote_user", "become_user");
+    static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
+            "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
+            "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user");
+    private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
+            "import_tasks", "include_role", "import_role", "delegate_to", "local_action", "environment");
+
+    private final ModuleRegistry modules;
+
+    public PlaybookLoader(ModuleRegistry modules) {
+        this.modules = modules;
+    }
+
+    public Playbook load(Path file) {
+        String display = file.toString();
+        if (!Files.isRegularFile(file)) throw new InputError(display, 0, 0, "playbook not found");
+        YamlSource.Parsed parsed = YamlSource.parse(file, display);
+        YamlSource src = parsed.source();
+        if (parsed.root() == null) throw new InputError(display, 1, 1, "the playbook is empty");
+        SequenceNode seq = src.sequence(parsed.root(), "a playbook");
+        List<Play> plays = new ArrayList<>();
+        for (Node n : seq.getValue()) plays.add(play(src, n, file.toAbsolutePath().getParent()));
+        if (plays.isEmpty()) throw new InputError(display, 1, 1, "the playbook has no plays");
+        return new Playbook(file, List.copyOf(plays));
+    }
+
+    private Play play(YamlSource src, Node node, Path dir) {
+        MappingNode m = src.mapping(node, "a play");
+        String name = null;
+        String hosts = null;
+        Map<String, Object> vars = new LinkedHashMap<>();
+        boolean gather = true;
+        Boolean become = null;
+        List<Object> serial = List.of();
+        Integer maxFail = null;
+        boolean anyFatal = false;
+        String strategy = "linear";
+        Set<String> tags = new LinkedHashSet<>();
+        List<Node> pre = new ArrayList<>();
+        List<Node> main = new ArrayList<>();
+        List<Node> post = new ArrayList<>();
+        Node handlersNode = null;
+        for (NodeTuple t : m.getValue()) {
+            String key = src.scalar(t.getKeyNode(), "a play keyword");
+            Node v = t.getValueNode();
+            if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
+            if (!PLAY_KEYS.contains(key)) {
+                throw src.error(t.getKeyNode(), "unknown play keyword '" + key + "'" + DidYouMean.hint(key, PLAY_KEYS));
+            }
+            switch (key) {
+                case "name" -> name = str(src, v, key);
+                case "hosts" -> hosts = hostsPattern(src, v);
+                case "vars" -> vars.putAll(stringMap(src, v, "vars"));
+                case "vars_files" -> {
+                    for (Object f : listOf(src, v, key)) vars.putAll(varsFile(src, v, dir.resolve(String.valueOf(f))));
+                }
+                case "gather_facts" -> gather = bool(src, v, key);
+                case "become" -> become = bool(src, v, key);
+                case "serial" -> serial = serial(src, v);
+                case "max_fail_percentage" -> maxFail = percent(src, v, key);
+                case "any_errors_fatal" -> anyFatal = bool(src, v, key);
+                case "strategy" -> {
+                    strategy = str(src, v, key);
+                    if (!strategy.equals("linear") && !strategy.equals("free")) {
+                        throw src.error(v, "unknown strategy '" + strategy + "' (linear or free)");
+                    }
+                }
+                case "tags" -> tags.addAll(tagList(src, v));
+                case "pre_tasks" -> pre.add(v);
+                case "tasks" -> main.add(v);
+                case "post_tasks" -> post.add(v);
+                case "handlers" -> handlersNode = v;
+                default -> { /* remote_user, become_user: accepted, resolved from inventory/options */ }
+            }
+        }
+        if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
+        List<Task> tasks = new ArrayList<>();
+        for (List<Node> part : List.of(pre, main, post)) {
+            for (Node n : part) tasks.addAll(taskList(src, n, tags, List.of(), false));
+        }
+        List<Task> handlers = handlersNode == null ? List.of() : taskList(src, handlersNode, tags, List.of(), true);
+        Set<String> handlerNames = new TreeSet<>();
+        for (Task h : handlers) {
+            if (h.name() != null) handlerNames.add(h.name());
+            handlerNames.addAll(h.listen());
+        }
+        checkNotify(src, tasks, handlerNames);
+        return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
+                strategy, List.copyOf(tasks), List.copyOf(handlers), Set.copyOf(tags), src.mark(node));
+    }
+
+    private void checkNotify(YamlSource src, List<Task> tasks, Set<String> handlers) {
+        for (Task t : tasks) {
+            for (String n : t.notifies()) {
+                if (!handlers.contains(n)) {
+                    Mark mk = t.mark();
+                    throw new InputError(mk.file(), mk.line(), mk.column(), "task '" + t.displayName()
+                            + "' notifies unknown handler '" + n + "'" + DidYouMean.hint(n, handlers));
+                }
+            }
+            if (t.isBlock()) {
+                checkNotify(src, t.block(), handlers);
+                checkNotify(src, t.rescue(), handlers);
+                checkNotify(src, t.always(), handlers);
+            }
+        }
+    }
+
+    private List<Task> taskList(YamlSource src, Node n, Set<String> inheritedTags, List<Object> inheritedWhen,
+                                boolean handler) {
+        if (n instanceof ScalarNode s && s.getValue().isEmpty()) return List.of();
+        SequenceNode seq = src.sequence(n, "a task list");
+        List<Task> out = new ArrayList<>();
+        for (Node t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler));
+        return out;
+    }
+
+    private Task task(YamlSource src, Node node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler) {
+        MappingNode m = src.mapping(node, "a task");
+        String name = null;
+        String module = null;
+        Node moduleKey = null;
+        Node moduleValue = null;
+        Node argsNode = null;
+        List<Object> when = new ArrayList<>(inheritedWhen);
+        Object loop = null;
+        LoopControl lc = LoopControl.DEFAULT;
+        String register = null;
+        Object changedWhen = null;
+        Object failedWhen = null;
+        boolean ignore = false;
+        List<String> notify = List.of();
+        Set<String> tags = new LinkedHashSet<>(inheritedTags);
+        Boolean become = null;
+        Integer retries = null;
+        Object until = null;
+        int delay = 5;
+        boolean runOnce = false;
+        Map<String, Object> vars = Map.of();
+        Node blockNode = null;
+        Node rescueNode = null;
+        Node alwaysNode = null;
+        List<String> listen = List.of();
+        for (NodeTuple t : m.getValue()) {
+            String key = src.scalar(t.getKeyNode(), "a task keyword");
+            Node v = t.getValueNode();
+            if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
+            if (!TASK_KEYS.contains(key)) {
+                if (modules.find(key) == null) {
+                    Collection<String> known = new TreeSet<>(modules.all().keySet());
+                    String hint = DidYouMean.hint(key, known);
+                    if (hint.isEmpty()) hint = DidYouMean.hint(key, TASK_KEYS);
+                    throw src.error(t.getKeyNode(), "unknown module '" + key + "'" + hint);
+                }
+                if (module != null) {
+                    throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and '" + key + "'");
+                }
+                module = key;
+                moduleKey = t.getKeyNode();
+                moduleValue = v;
+                continue;
+            }
+            switch (key) {
+                case "name" -> name = str(src, v, key);
+                case "when" -> when.addAll(conditionList(src, v));
+                case "loop", "with_items" -> {
+                    if (loop != null) throw src.error(t.getKeyNode(), "task has both 'loop' and 'with_items'");
+                    loop = src.value(v);
+                    if (loop == null || !(loop instanceof List || Templar.isTemplate(loop))) {
+                        throw src.error(v, "'" + key + "' must be a list or a template, not " + YamlSource.kind(v));
+                    }
+                }
+                case "loop_control" -> lc = loopControl(src, v);
+                case "register" -> {
+                    register = str(src, v, key);
+                    if (!register.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                        throw src.error(v, "'register' must be a variable name, not '" + register + "'");
+                    }
+                }
+                case "changed_when" -> changedWhen = src.value(v);
+                case "failed_when" -> failedWhen = src.value(v);
+                case "ignore_errors" -> ignore = bool(src, v, key);
+                case "notify" -> notify = stringList(src, v, key);
+                case "tags" -> tags.addAll(tagList(src, v));
+                case "become" -> become = bool(src, v, key);
+                case "retries" -> retries = integer(src, v, key);
+                case "until" -> until = src.value(v);
+                case "delay" -> delay = integer(src, v, key);
+                case "run_once" -> runOnce = bool(src, v, key);
+                case "vars" -> vars = stringMap(src, v, "vars");
+                case "block" -> blockNode = v;
+                case "rescue" -> rescueNode = v;
+                case "always" -> alwaysNode = v;
+                case "args" -> argsNode = v;
+                case "listen" -> listen = stringList(src, v, key);
+                default -> { /* no_log, become_user: accepted */ }
+            }
+        }
+        Mark mark = src.mark(node);
+        if (blockNode != null) {
+            if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
+            List<Task> block = taskList(src, blockNode, tags, when, handler);
+            List<Task> rescue = rescueNode == null ? List.of() : taskList(src, rescueNode, tags, when, handler);
+            List<Task> always = alwaysNode == null ? List.of() : taskList(src, alwaysNode, tags, when, handler);
+            return new Task(name, null, Map.of(), List.copyOf(when), null, lc, null, null, null, ignore, List.of(),
+                    Set.copyOf(tags), become, null, null, 0, runOnce, vars, block, rescue, always, List.of(), mark);
+        }
+        if (rescueNode != null || alwaysNode != null) {
+            throw src.error(rescueNode != null ? rescueNode : alwaysNode, "'rescue'/'always' need a 'block'");
+        }
+        if (module == null) {
+            throw src.error(node, "task" + (name == null ? "" : " '" + name + "'") + " has no module");
+        }
+        if (until != null && retries == null) retries = 3;
+        Module mod = modules.find(module);
+        Map<String, Object> args = args(src, mod, module, moduleValue, argsNode);
+        return new Task(name, mod.name(), args, List.copyOf(when), loop, lc, register, changedWhen, failedWhen, ignore,
+                notify, Set.copyOf(tags), become, retries, until, delay, runOnce, vars, List.of(), List.of(),
+                List.of(), listen, mark);
+    }
+
+    private Map<String, Object> args(YamlSource src, Module mod, String key, Node value, Node argsNode) {
+        ArgSpec spec = mod.args();
+        Map<String, Object> raw = new LinkedHashMap<>();
+        Map<String, Node> nodes = new LinkedHashMap<>();
+        if (value instanceof MappingNode mn) {
+            collect(src, mn, raw, nodes);
+        } else if (value instanceof ScalarNode sn) {
+            String text = sn.getValue();
+            if (spec.isFreeForm()) {
+                if (!text.isBlank()) {
+                    raw.put(ArgSpec.RAW, text);
+                    nodes.put(ArgSpec.RAW, sn);
+                }
+            } else if (!text.isBlank()) {
+                for (Map.Entry<String, String> e : KeyValueArgs.parse(text, src.error(sn, "")).entrySet()) {
+                    raw.put(e.getKey(), e.getValue());
+                    nodes.put(e.getKey(), sn);
+                }
+            }
+        } else {
+            throw src.error(value, "arguments of '" + key + "' must be a mapping or a string, not a list");
+        }
+        if (argsNode != null) collect(src, src.mapping(argsNode, "'args'"), raw, nodes);
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : raw.entrySet()) {
+            String canon = spec.canonical(e.getKey());
+            Node n = nodes.get(e.getKey());
+            if (canon == null) {
+                throw src.error(n, "module '" + key + "' has no argument '" + e.getKey() + "'"
+                        + DidYouMean.hint(e.getKey(), spec.allNames()));
+            }
+            checkType(src, n, key, e.getKey(), spec.types().get(canon), e.getValue());
+            out.put(canon, e.getValue());
+        }
+        for (String req : spec.required()) {
+            if (!out.containsKey(req)) {
+                throw src.error(value, "module '" + key + "' needs argument '" + req + "'");
+            }
+        }
+        return out;
+    }
+
+    private void collect(YamlSource src, MappingNode mn, Map<String, Object> raw, Map<String, Node> nodes) {
+        for (NodeTuple t : mn.getValue()) {
+            String k = src.scalar(t.getKeyNode(), "an argument name");
+            raw.put(k, src.value(t.getValueNode()));
+            nodes.put(k, t.getKeyNode());
+        }
+    }
+
+    private static void checkType(YamlSource src, Node n, String module, String arg, ArgSpec.Type type, Object v) {
+        if (v == null || type == null || type == ArgSpec.Type.ANY || Templar.isTemplate(v)) return;
+        boolean ok = switch (type) {
+            case STR -> !(v instanceof List || v instanceof Map);
+            case INT -> v instanceof Number || (v instanceof String s && s.trim().matches("-?\\d+"));
+            case BOOL -> v instanceof Boolean || (v instanceof String s
+                    && s.trim().toLowerCase().matches("yes|no|true|false|on|off|1|0"));
+            case LIST -> v instanceof List || v instanceof String;
+            case MAP -> v instanceof Map;
+            default -> true;
+        };
+        if (!ok) {
+            throw src.error(n, "argument '" + arg + "' of module '" + module + "' must be "
+                    + type.name().toLowerCase() + ", got '" + v + "'");
+        }
+    }
+
+    private Map<String, Object> varsFile(YamlSource src, Node at, Path f) {
+        if (!Files.isRegularFile(f)) throw src.error(at, "vars file not found: " + f);
+        YamlSource.Parsed p = YamlSource.parse(f, f.toString());
+        if (p.root() == null) return Map.of();
+        return stringMap(p.source(), p.root(), "a vars file");
+    }
+
+    private static LoopControl loopControl(YamlSource src, Node v) {
+        MappingNode m = src.mapping(v, "'loop_control'");
+        String loopVar = "item";
+        String index = null;
+        String label = null;
+        for (NodeTuple t : m.getValue()) {
+            String k = src.scalar(t.getKeyNode(), "a loop_control key");
+            switch (k) {
+                case "loop_var" -> loopVar = src.scalar(t.getValueNode(), k);
+                case "index_var" -> index = src.scalar(t.getValueNode(), k);
+                case "label" -> label = src.scalar(t.getValueNode(), k);
+                default -> throw src.error(t.getKeyNode(), "unknown loop_control key '" + k + "'"
+                        + DidYouMean.hint(k, List.of("loop_var", "index_var", "label")));
+            }
+        }
+        return new LoopControl(loopVar, index, label);
+    }
+
+    private static String hostsPattern(YamlSource src, Node v) {
+        if (v instanceof SequenceNode s) {
+            List<String> parts = new ArrayList<>();
+            for (Node n : s.getValue()) parts.add(src.scalar(n, "a host pattern"));
+            return String.join(":", parts);
+        }
+        String p = src.scalar(v, "'hosts'");
+        if (p.isBlank()) throw src.error(v, "'hosts' is empty");
+        return p;
+    }
+
+    private static List<Object> serial(YamlSource src, Node v) {
+        List<Object> out = new ArrayList<>();
+        List<Node> items = v instanceof SequenceNode s ? s.getValue() : List.of(v);
+        for (Node n : items) {
+            String s = src.scalar(n, "'serial'");
+            if (s.matches("\\d+")) {
+                int x = Integer.parseInt(s);
+                if (x < 1) throw src.error(n, "'serial' must be at least 1, got '" + s + "'");
+                out.add(x);
+            } else if (s.matches("\\d+%")) {
+                out.add(s);
+            } else if (!Templar.isTemplate(s)) {
+                throw src.error(n, "'serial' must be a number or a percentage, got '" + s + "'");
+            } else {
+                out.add(s);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static Integer percent(YamlSource src, Node v, String key) {
+        int p = integer(src, v, key);
+        if (p < 0 || p > 100) throw src.error(v, "'" + key + "' must be 0-100, got '" + p + "'");
+        return p;
+    }
+
+    private static String str(YamlSource src, Node v, String key) {
+        Object o = src.value(v);
+        if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must be a string");
+        return o == null ? null : o.toString();
+    }
+
+    private static boolean bool(YamlSource src, Node v, String key) {
+        Object o = src.value(v);
+        if (o instanceof Boolean b) return b;
+        throw src.error(v, "'" + key + "' must be a boolean (yes/no/true/false), got '" + o + "'");
+    }
+
+    private static int integer(YamlSource src, Node v, String key) {
+        Object o = src.value(v);
+        if (o instanceof Number n) return n.intValue();
+        throw src.error(v, "'" + key + "' must be an integer, got '" + o + "'");
+    }
+
+    private static List<Object> listOf(YamlSource src, Node v, String key) {
+        Object o = src.value(v);
+        if (o instanceof List<?> l) return new ArrayList<>(l);
+        if (o == null) throw src.error(v, "'" + key + "' is empty");
+        return List.of(o);
+    }
+
+    private static List<String> stringList(YamlSource src, Node v, String key) {
+        List<String> out = new ArrayList<>();
+        for (Object o : listOf(src, v, key)) {
+            if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must list strings");
+            out.add(String.valueOf(o));
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<String> tagList(YamlSource src, Node v) {
+        Object o = src.value(v);
+        if (o instanceof String s) {
+            List<String> out = new ArrayList<>();
+            for (String t : s.split(",")) if (!t.isBlank()) out.add(t.trim());
+            return out;
+        }
+        return stringList(src, v, "tags");
+    }
+
+    private static List<Object> conditionList(YamlSource src, Node v) {
+        Object o = src.value(v);
+        if (o instanceof List<?> l) return new ArrayList<>(l);
+        return new ArrayList<>(List.of(o == null ? "" : o));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> stringMap(YamlSource src, Node v, String what) {
+        if (v instanceof ScalarNode s && s.getValue().isEmpty()) return Map.of();
+        MappingNode m = src.mapping(v, what);
+        for (NodeTuple t : m.getValue()) {
+            String k = src.scalar(t.getKeyNode(), "a variable name");
+            if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw src.error(t.getKeyNode(), "'" + k + "' is not a valid variable name");
+            }
+        }
+        Object o = src.value(m);
+        return o == null ? Map.of() : (Map<String, Object>) o;
+    }
+}

@@ -1,0 +1,127 @@
+package io.rocectl.transport.ssh;
+
+import io.rocectl.transport.Cmd;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.Connection;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.TransportException;
+import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.connection.ConnectionException;
+import net.schmizz.sshj.connection.channel.direct.Session;
+import net.schmizz.sshj.connection.channel.direct.Signal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** One authenticated sshj session; each command runs in its own channel. */
+final class SshConnection implements Connection {
+    private static final ExecutorService PUMPS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "ssh-pump");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final String host;
+    private final String user;
+    private final SSHClient client;
+
+    SshConnection(String host, String user, SSHClient client) {
+        this.host = host;
+        this.user = user;
+        this.client = client;
+    }
+
+    @Override
+    public String host() { return host; }
+
+    @Override
+    public String user() { return user; }
+
+    @Override
+    public ExecResult exec(Cmd cmd, Duration timeout)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        long t0 = System.nanoTime();
+        Session session;
+        try {
+            session = client.startSession();
+        } catch (IOException e) {
+            throw new TransportException(host + ": session lost: " + e.getMessage(), e);
+        }
+        try {
+            Session.Command c = session.exec(cmd.commandLine());
+            Future<byte[]> out = PUMPS.submit(() -> drain(c.getInputStream()));
+            Future<byte[]> err = PUMPS.submit(() -> drain(c.getErrorStream()));
+            try (OutputStream in = c.getOutputStream()) {
+                if (cmd.stdin() != null) in.write(cmd.stdin());
+            } catch (IOException ignored) {
+                // the command exited without reading its input
+            }
+            long waitMs = timeout == null ? Long.MAX_VALUE / 4 : timeout.toMillis();
+            byte[] o;
+            byte[] e;
+            try {
+                o = out.get(waitMs, TimeUnit.MILLISECONDS);
+                long left = Math.max(1000, waitMs - (System.nanoTime() - t0) / 1_000_000);
+                e = err.get(left, TimeUnit.MILLISECONDS);
+                c.join(left, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ConnectionException te) {
+                try {
+                    c.signal(Signal.KILL);
+                } catch (IOException ignored) {
+                    // best effort: closing the channel below also ends it
+                }
+                throw new CommandTimeoutException(host + ": command timed out after "
+                        + (timeout == null ? "?" : timeout.toSeconds()) + " s: " + abbreviate(cmd.commandLine()));
+            } catch (java.util.concurrent.ExecutionException ee) {
+                throw new TransportException(host + ": reading output failed: " + ee.getCause().getMessage(), ee.getCause());
+            }
+            Integer rc = c.getExitStatus();
+            if (rc == null) {
+                if (!client.isConnected()) throw new TransportException(host + ": connection lost during command");
+                rc = c.getExitSignal() != null ? 128 + 9 : 255;
+            }
+            return new ExecResult(rc, new String(o, StandardCharsets.UTF_8), new String(e, StandardCharsets.UTF_8),
+                    (System.nanoTime() - t0) / 1_000_000);
+        } catch (IOException e) {
+            throw new TransportException(host + ": " + e.getMessage(), e);
+        } finally {
+            try {
+                session.close();
+            } catch (IOException ignored) {
+                // already closed by the server
+            }
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+    }
+
+    private static byte[] drain(InputStream in) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        in.transferTo(buf);
+        return buf.toByteArray();
+    }
+
+    boolean isAlive() {
+        return client.isConnected() && client.isAuthenticated();
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.disconnect();
+        } catch (IOException ignored) {
+            // nothing to save
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.rocectl.transport.ssh;
+
+import io.rocectl.transport.Connection;
+import io.rocectl.transport.HostKeyChecking;
+import io.rocectl.transport.Target;
+import io.rocectl.transport.TransportException;
+import net.schmizz.keepalive.KeepAliveProvider;
+import net.schmizz.sshj.DefaultConfig;
+import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.common.SecurityUtils;
+import net.schmizz.sshj.transport.verification.PromiscuousVerifier;
+import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Opens authenticated SSH connections (the only class that creates sshj clients). Keys are loaded
+ * once per file and shared by every connection.
+ */
+public final class SshConnector {
+    static {
+        // ed25519 and ECDSA work through the JDK providers; registering BouncyCastle costs 0.25-2 s.
+        SecurityUtils.setRegisterBouncyCastle(false);
+    }
+
+    private final Duration connectTimeout;
+    private final int keepAliveSeconds;
+    private final int connectAttempts;
+    private final DefaultConfig config;
+    private final java.util.Map<Path, KeyProvider> keys = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public SshConnector(Duration connectTimeout, int keepAliveSeconds, int connectAttempts) {
+        this.connectTimeout = connectTimeout;
+        this.keepAliveSeconds = keepAliveSeconds;
+        this.connectAttempts = Math.max(1, connectAttempts);
+        this.config = new DefaultConfig();
+        this.config.setKeepAliveProvider(KeepAliveProvider.KEEP_ALIVE);
+    }
+
+    /** Connects and authenticates, retrying refused/timed-out connects a bounded number of times. */
+    public Connection connect(Target t) throws TransportException, InterruptedException {
+        TransportException last = null;
+        for (int attempt = 1; attempt <= connectAttempts; attempt++) {
+            try {
+                return connectOnce(t);
+            } catch (RetryableException e) {
+                last = e;
+                if (attempt < connectAttempts) Thread.sleep(250L * attempt);
+            }
+        }
+        throw last;
+    }
+
+    private Connection connectOnce(Target t) throws TransportException {
+        SSHClient client = new SSHClient(config);
+        boolean ok = false;
+        try {
+            KnownHostsVerifier khv = null;
+            if (t.hostKeyChecking() == HostKeyChecking.OFF) {
+                client.addHostKeyVerifier(new PromiscuousVerifier());
+            } else {
+                try {
+                    khv = new KnownHostsVerifier(t.knownHosts().toFile(), t.hostKeyChecking());
+                } catch (IOException e) {
+                    throw new TransportException(t.name() + ": cannot read known hosts " + t.knownHosts() + ": " + e.getMessage());
+                }
+                client.addHostKeyVerifier(khv);
+            }
+            client.setConnectTimeout((int) connectTimeout.toMillis());
+            client.setTimeout((int) Math.max(connectTimeout.toMillis(), 30_000));
+            try {
+                client.connect(t.address(), t.port());
+            } catch (ConnectException | NoRouteToHostException | SocketTimeoutException e) {
+                throw new RetryableException(t.name() + ": cannot connect to " + t.address() + ":" + t.port()
+                        + ": " + e.getMessage(), e);
+            } catch (UnknownHostException e) {
+                throw new TransportException(t.name() + ": unknown host " + t.address());
+            } catch (IOException e) {
+                if (khv != null && khv.refusal() != null) throw new TransportException(t.name() + ": " + khv.refusal());
+                throw new RetryableException(t.name() + ": ssh handshake with " + t.address() + ":" + t.port()
+                        + " failed: " + e.getMessage(), e);
+            }
+            if (keepAliveSeconds > 0) client.getConnection().getKeepAlive().setKeepAliveInterval(keepAliveSeconds);
+            List<KeyProvider> providers = new ArrayList<>();
+            for (Path p : t.keyFiles()) {
+                if (!Files.isReadable(p)) continue;
+                providers.add(keys.computeIfAbsent(p, this::load));
+            }
+            if (providers.isEmpty()) {
+                throw new TransportException(t.name() + ": no readable private key (tried " + t.keyFiles()
+                        + "); set ansible_ssh_private_key_file or --private-key");
+            }
+            try {
+                client.authPublickey(t.user(), providers);
+            } catch (IOException e) {
+                throw new TransportException(t.name() + ": authentication as " + t.user() + " failed: " + e.getMessage());
+            }
+            ok = true;
+            return new SshConnection(t.name(), t.user(), client);
+        } finally {
+            if (!ok) {
+                try {
+                    client.disconnect();
+                } catch (IOException ignored) {
+                    // nothing to save
+                }
+            }
+        }
+    }
+
+    private KeyProvider load(Path p) {
+        try {
+            return new SSHClient(config).loadKeys(p.toString());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot load private key " + p + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static final class RetryableException extends TransportException {
+        private static final long serialVersionUID = 1L;
+
+        RetryableException(String m, Throwable c) { super(m, c); }
+    }
+}
