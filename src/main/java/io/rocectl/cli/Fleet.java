@@ -1,0 +1,127 @@
+package io.rocectl.cli;
+
+import io.rocectl.error.InputError;
+import io.rocectl.exec.ConnectionPool;
+import io.rocectl.exec.HostInventory;
+import io.rocectl.inventory.HostConn;
+import io.rocectl.inventory.HostPattern;
+import io.rocectl.inventory.Inventory;
+import io.rocectl.inventory.InventoryLoader;
+import io.rocectl.transport.HostKeyChecking;
+import io.rocectl.transport.SshConfig;
+import io.rocectl.transport.Target;
+import io.rocectl.transport.ssh.SshConnector;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The hosts a command works on: the loaded inventory, how to reach each host (inventory vars,
+ * options, ~/.ssh/config) and the connection pool. Everything here is validated before any host
+ * is contacted.
+ */
+final class Fleet implements HostInventory {
+    private final Inventory inventory;
+    private final ConnectionOptions conn;
+    private final HostKeyChecking checking;
+    private final SshConfig sshConfig;
+    private final Path home = Path.of(System.getProperty("user.home"));
+
+    private Fleet(Inventory inventory, ConnectionOptions conn) {
+        this.inventory = inventory;
+        this.conn = conn;
+        try {
+            this.checking = HostKeyChecking.parse(conn.hostKeyChecking);
+        } catch (IllegalArgumentException e) {
+            throw new InputError("option --host-key-checking", 0, 0, e.getMessage());
+        }
+        if (conn.forks < 1) throw new InputError("option --forks", 0, 0, "must be at least 1, not " + conn.forks);
+        if (conn.connectTimeout < 1) throw new InputError("option --timeout", 0, 0, "must be at least 1 second");
+        if (conn.privateKey != null && !Files.isReadable(conn.privateKey)) {
+            throw new InputError("option --private-key", 0, 0, "cannot read " + conn.privateKey);
+        }
+        this.sshConfig = SshConfig.load(home.resolve(".ssh/config"));
+    }
+
+    static Fleet load(InventoryOptions inv, ConnectionOptions conn) {
+        if (!Files.exists(inv.inventory)) {
+            throw new InputError(inv.inventory.toString(), 0, 0, "inventory not found");
+        }
+        return new Fleet(InventoryLoader.load(inv.inventory), conn);
+    }
+
+    Inventory inventory() {
+        return inventory;
+    }
+
+    @Override
+    public List<String> resolve(String pattern) {
+        Path base = inventory.file() == null ? Path.of(".") : inventory.file().toAbsolutePath().getParent();
+        return HostPattern.resolve(inventory, pattern, base);
+    }
+
+    @Override
+    public Map<String, Object> varsFor(String host) {
+        return inventory.varsFor(host);
+    }
+
+    @Override
+    public Map<String, List<String>> groups() {
+        return inventory.groups();
+    }
+
+    /** Where and how to log in to a host. */
+    Target target(String host) {
+        HostConn hc = inventory.connectionOf(host);
+        String alias = hc.address() != null ? hc.address() : host;
+        String address = firstNonNull(sshConfig.get(alias, "HostName"), alias);
+        int port = hc.port() != null ? hc.port() : parsePort(sshConfig.get(alias, "Port"));
+        String user = conn.user != null ? conn.user
+                : hc.user() != null ? hc.user()
+                : firstNonNull(sshConfig.get(alias, "User"), System.getProperty("user.name"));
+        List<Path> keys = new ArrayList<>();
+        if (conn.privateKey != null) keys.add(conn.privateKey);
+        else if (hc.privateKeyFile() != null) keys.add(hc.privateKeyFile());
+        else {
+            for (String f : sshConfig.all(alias, "IdentityFile")) keys.add(expand(f));
+            for (String f : List.of("id_ed25519", "id_ecdsa", "id_rsa")) keys.add(home.resolve(".ssh").resolve(f));
+        }
+        Path kh = conn.knownHosts != null ? conn.knownHosts
+                : hc.knownHostsFile() != null ? hc.knownHostsFile() : home.resolve(".ssh/known_hosts");
+        return new Target(host, address, port, user, keys, kh, checking);
+    }
+
+    ConnectionPool pool() {
+        SshConnector connector = new SshConnector(Duration.ofSeconds(conn.connectTimeout), 15, conn.connectAttempts);
+        return new ConnectionPool(h -> connector.connect(target(h)));
+    }
+
+    int forks() {
+        return conn.forks;
+    }
+
+    Duration commandTimeout() {
+        return Duration.ofSeconds(conn.commandTimeout);
+    }
+
+    private Path expand(String f) {
+        return f.startsWith("~/") ? home.resolve(f.substring(2)) : Path.of(f);
+    }
+
+    private static int parsePort(String p) {
+        if (p == null) return 22;
+        try {
+            return Integer.parseInt(p.trim());
+        } catch (NumberFormatException e) {
+            return 22;
+        }
+    }
+
+    private static String firstNonNull(String a, String b) {
+        return a != null ? a : b;
+    }
+}

@@ -1,0 +1,80 @@
+package io.rocectl.playbook;
+
+import io.rocectl.error.InputError;
+import io.rocectl.module.ModuleRegistry;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PlaybookLoaderTest {
+    private final PlaybookLoader loader = new PlaybookLoader(ModuleRegistry.builtin());
+
+    private static Path fixture(String name) throws URISyntaxException {
+        return Path.of(PlaybookLoaderTest.class.getResource("/fixtures/playbook/" + name).toURI());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "typo-module.yaml|9:7: unknown module 'sysctll' (did you mean 'sysctl'?)",
+        "typo-arg.yaml|5:9: module 'sysctl' has no argument 'vaule' (did you mean 'value'?)",
+        "dup-key.yaml|5:7: duplicate key 'name'",
+        "bad-bool.yaml|2:17: 'gather_facts' must be a boolean (yes/no/true/false), got 'maybe'",
+        "two-modules.yaml|4:7: task has two modules: 'command' and 'shell'",
+        "no-hosts.yaml|1:3: play 'nowhere' has no 'hosts'",
+        "bad-keyword.yaml|5:7: unknown module 'regsiter' (did you mean 'register'?)",
+        "unknown-handler.yaml|3:7: task 'command' notifies unknown handler 'restart netwrok' (did you mean 'restart network'?)",
+    })
+    void badPlaybooksNameFileLineColumnAndToken(String file, String expected) throws Exception {
+        Path p = fixture(file);
+        InputError e = assertThrows(InputError.class, () -> loader.load(p));
+        assertEquals(p + ":" + expected, e.oneLine());
+    }
+
+    @Test
+    void yamlSyntaxErrorsCarryThePlace() throws Exception {
+        Path p = fixture("syntax.yaml");
+        InputError e = assertThrows(InputError.class, () -> loader.load(p));
+        assertEquals(4, e.line());
+        assertTrue(e.oneLine().startsWith(p + ":4:"), e.oneLine());
+    }
+
+    @Test
+    void everyKeywordIsLoaded() throws Exception {
+        Playbook pb = loader.load(fixture("good.yaml"));
+        Play play = pb.plays().get(0);
+        assertEquals("gpu:&rack1", play.hosts());
+        assertEquals(Boolean.TRUE, play.become());
+        assertEquals(List.of(1, "50%"), play.serial());
+        assertEquals(20, play.maxFailPercentage());
+        assertEquals(100, play.vars().get("table_base"));
+        Task loop = play.tasks().get(0);
+        assertEquals("command", loop.module());
+        assertEquals("echo {{ item }}", loop.args().get("_raw_params"));
+        assertEquals(List.of("a", "b"), loop.loop());
+        assertEquals(new LoopControl("nic", "i", null), loop.loopControl());
+        assertEquals("out", loop.register());
+        assertEquals(Boolean.FALSE, loop.changedWhen());
+        assertEquals(Set.of("probe", "fix"), loop.tags());
+        Task block = play.tasks().get(1);
+        assertTrue(block.isBlock());
+        assertEquals(1, block.block().size());
+        assertEquals(List.of("table_base > 10"), block.block().get(0).when(), "blocks pass their when down");
+        assertEquals("echo rescued", block.rescue().get(0).args().get("_raw_params"));
+        Task retry = play.tasks().get(2);
+        assertEquals("/tmp", retry.args().get("chdir"));
+        assertEquals(2, retry.retries());
+        assertEquals(List.of("done"), retry.notifies());
+        assertNull(retry.register());
+        assertEquals("done", play.handlers().get(0).name());
+    }
+}
