@@ -64,7 +64,7 @@ final class IniInventoryParser {
                 state = m.group(2) == null ? "hosts" : m.group(2);
                 if (!SECTION_TYPES.contains(state)) {
                     throw new InputError(file, lineNo, indent + 1, "unknown section type '" + state + "' in '"
-                            + line + "'" + DidYouMean.hint(state, SECTION_TYPES));
+                            + line + "'" + typeHint(state));
                 }
                 if (state.equals("vars")) {
                     if (!declared.contains(group)) pendingVars.putIfAbsent(group, new Ref(group, null, lineNo, indent + 1));
@@ -81,6 +81,16 @@ final class IniInventoryParser {
             }
         }
         resolve();
+    }
+
+    /** Did-you-mean over the section types, also accepting a shared 3-letter prefix ("childs"). */
+    private static String typeHint(String word) {
+        String hint = DidYouMean.hint(word, SECTION_TYPES);
+        if (!hint.isEmpty() || word.length() < 3) return hint;
+        for (String t : SECTION_TYPES) {
+            if (t.startsWith(word.substring(0, 3).toLowerCase())) return " (did you mean '" + t + "'?)";
+        }
+        return "";
     }
 
     private void hostLine(String group, String raw, String line, int lineNo, int indent) {

@@ -1,5 +1,6 @@
 package io.rocectl.inventory;
 
+import io.rocectl.error.DidYouMean;
 import io.rocectl.error.InputError;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,17 +29,19 @@ public final class Inventory {
     private final Path file;
     private final Map<String, Host> hosts;
     private final Map<String, Group> groups;
+    private final Map<String, Integer> priorities;
     private final Map<String, Map<String, Object>> groupVarsDir;
     private final Map<String, Map<String, Object>> hostVarsDir;
     private final Map<String, Integer> depth = new HashMap<>();
     private final Map<String, Set<String>> parents = new HashMap<>();
     private final Map<String, List<String>> members = new LinkedHashMap<>();
 
-    Inventory(Path file, Map<String, Host> hosts, Map<String, Group> groups,
+    Inventory(Path file, Map<String, Host> hosts, Map<String, Group> groups, Map<String, Integer> priorities,
             Map<String, Map<String, Object>> groupVarsDir, Map<String, Map<String, Object>> hostVarsDir) {
         this.file = file;
         this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
         this.groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+        this.priorities = Map.copyOf(priorities);
         this.groupVarsDir = Map.copyOf(groupVarsDir);
         this.hostVarsDir = Map.copyOf(hostVarsDir);
         for (Group g : groups.values()) {
@@ -134,16 +137,13 @@ public final class Inventory {
         Host h = hosts.get(host);
         if (h == null) {
             throw new InputError(file.toString(), 0, 0, "unknown host '" + host + "'"
-                    + io.rocectl.error.DidYouMean.hint(host, hosts.keySet()));
+                    + DidYouMean.hint(host, hosts.keySet()));
         }
         return h;
     }
 
     private int priority(String group) {
-        Object p = groups.get(group).vars().get("ansible_group_priority");
-        if (p instanceof Number n) return n.intValue();
-        if (p instanceof String s && s.strip().matches("-?\\d+")) return Integer.parseInt(s.strip());
-        return 1;
+        return priorities.getOrDefault(group, 1);
     }
 
     private int depthOf(String g) {

@@ -15,6 +15,8 @@ import java.util.Set;
 final class InventoryBuilder {
     static final String ALL = "all";
     static final String UNGROUPED = "ungrouped";
+    /** Ansible's group ordering variable; consumed, not a group variable. */
+    static final String PRIORITY = "ansible_group_priority";
 
     /** A group being built. */
     static final class G {
@@ -118,10 +120,25 @@ final class InventoryBuilder {
             G g = e.getValue();
             out.put(e.getKey(), new Group(e.getKey(), g.vars, new ArrayList<>(g.hosts), new ArrayList<>(g.children)));
         }
+        Map<String, Integer> priorities = new LinkedHashMap<>();
+        for (Map.Entry<String, Group> e : new ArrayList<>(out.entrySet())) {
+            Group g = e.getValue();
+            if (!g.vars().containsKey(PRIORITY)) continue;
+            Object p = g.vars().get(PRIORITY);
+            String text = String.valueOf(p).strip();
+            if (!text.matches("-?\\d{1,9}")) {
+                throw new InputError(file.toString(), 0, 0, "group '" + g.name() + "': " + PRIORITY
+                        + " must be an integer, got '" + p + "'");
+            }
+            priorities.put(g.name(), Integer.parseInt(text));
+            Map<String, Object> vars = new LinkedHashMap<>(g.vars());
+            vars.remove(PRIORITY);
+            out.put(g.name(), new Group(g.name(), vars, g.hosts(), g.children()));
+        }
         Map<String, Host> hs = new LinkedHashMap<>();
         for (Map.Entry<String, Map<String, Object>> e : hosts.entrySet()) {
             hs.put(e.getKey(), new Host(e.getKey(), e.getValue()));
         }
-        return new Inventory(file, hs, out, groupVarsDir, hostVarsDir);
+        return new Inventory(file, hs, out, priorities, groupVarsDir, hostVarsDir);
     }
 }

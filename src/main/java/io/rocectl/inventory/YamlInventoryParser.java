@@ -75,8 +75,9 @@ final class YamlInventoryParser {
             Node value = t.getValueNode();
             if (key == null || !GROUP_KEYS.contains(key)) {
                 String k = key == null ? YamlDoc.describe(t.getKeyNode()) : key;
+                String hint = DidYouMean.hint(k, GROUP_KEYS);
                 throw doc.error(t.getKeyNode(), "unknown key '" + k + "' in group '" + name + "'"
-                        + DidYouMean.hint(k, GROUP_KEYS) + " (expected hosts, children or vars)");
+                        + (hint.isEmpty() ? " (expected hosts, children or vars)" : hint));
             }
             if (YamlDoc.isNull(value)) continue;
             if (key.equals("hosts") && value instanceof ScalarNode s) {
