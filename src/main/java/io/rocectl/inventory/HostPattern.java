@@ -5,6 +5,7 @@ import io.rocectl.error.InputError;
 import io.rocectl.hostset.NodeSet;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -179,6 +180,8 @@ public final class HostPattern {
         List<String> lines;
         try {
             lines = Files.readAllLines(p);
+        } catch (NoSuchFileException e) {
+            throw new InputError(name, 0, 0, "cannot read host list file: no such file");
         } catch (IOException e) {
             throw new InputError(name, 0, 0, "cannot read host list file: " + e.getMessage());
         }

@@ -256,7 +256,7 @@ final class PyLiteral {
     }
 
     private static Object negate(Object n) {
-        if (n instanceof Integer i) return i == Integer.MIN_VALUE ? -(long) i : -i;
+        if (n instanceof Integer i) return integer(BigInteger.valueOf(i).negate());
         if (n instanceof Long l) return integer(BigInteger.valueOf(l).negate());
         if (n instanceof BigInteger b) return integer(b.negate());
         if (n instanceof Double d) return -d;
