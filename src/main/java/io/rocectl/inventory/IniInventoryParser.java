@@ -1,0 +1,156 @@
+package io.rocectl.inventory;
+
+import io.rocectl.error.DidYouMean;
+import io.rocectl.error.InputError;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Ansible's INI inventory format. Sections {@code [g]} (hosts), {@code [g:children]},
+ * {@code [g:vars]}; hosts before any section are ungrouped; lines starting with {@code #} or
+ * {@code ;} are comments. Host lines are split like a POSIX shell ({@link Shlex}), inline
+ * {@code k=v} values and {@code [g:vars]} values are typed like Python literals
+ * ({@link PyLiteral}): {@code 5} is an int, {@code True} a boolean, {@code ["a","b"]} a list, but
+ * {@code yes} stays the string "yes" (as in Ansible). A child group or a {@code :vars} section
+ * may name a group declared later in the file; undeclared ones are errors.
+ */
+final class IniInventoryParser {
+    private static final Pattern SECTION = Pattern.compile("^\\[([^:\\]\\s]+)(?::(\\w+))?\\]\\s*(?:[#;].*)?$");
+    private static final Pattern GROUP_NAME = Pattern.compile("^([^:\\]\\s\\[]+)\\s*(?:[#;].*)?$");
+    private static final List<String> SECTION_TYPES = List.of("children", "vars", "hosts");
+
+    private record Ref(String group, String child, int line, int col) {}
+
+    private final String file;
+    private final InventoryBuilder b;
+    private final Set<String> declared = new LinkedHashSet<>();
+    private final Map<String, Ref> pendingVars = new LinkedHashMap<>();
+    private final List<Ref> childRefs = new ArrayList<>();
+
+    private IniInventoryParser(String file, InventoryBuilder b) {
+        this.file = file;
+        this.b = b;
+        declared.addAll(b.groupNames());
+    }
+
+    static void parse(String file, String text, InventoryBuilder b) {
+        new IniInventoryParser(file, b).run(text);
+    }
+
+    private void run(String text) {
+        String group = InventoryBuilder.UNGROUPED;
+        String state = "hosts";
+        String[] lines = text.split("\r?\n", -1);
+        for (int n = 0; n < lines.length; n++) {
+            String raw = lines[n];
+            String line = raw.strip();
+            int lineNo = n + 1;
+            if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == ';') continue;
+            int indent = raw.indexOf(line.charAt(0));
+            if (line.charAt(0) == '[') {
+                Matcher m = SECTION.matcher(line);
+                if (!m.matches()) {
+                    throw new InputError(file, lineNo, indent + 1, "invalid section header '" + line
+                            + "' (expected [group], [group:children] or [group:vars])");
+                }
+                group = m.group(1);
+                state = m.group(2) == null ? "hosts" : m.group(2);
+                if (!SECTION_TYPES.contains(state)) {
+                    throw new InputError(file, lineNo, indent + 1, "unknown section type '" + state + "' in '"
+                            + line + "'" + typeHint(state));
+                }
+                if (state.equals("vars")) {
+                    if (!declared.contains(group)) pendingVars.putIfAbsent(group, new Ref(group, null, lineNo, indent + 1));
+                } else {
+                    declared.add(group);
+                }
+                b.group(group);
+                continue;
+            }
+            switch (state) {
+                case "hosts" -> hostLine(group, raw, line, lineNo, indent);
+                case "vars" -> varLine(group, line, lineNo, indent);
+                default -> childLine(group, line, lineNo, indent);
+            }
+        }
+        resolve();
+    }
+
+    /** Did-you-mean over the section types, also accepting a shared 3-letter prefix ("childs"). */
+    private static String typeHint(String word) {
+        String hint = DidYouMean.hint(word, SECTION_TYPES);
+        if (!hint.isEmpty() || word.length() < 3) return hint;
+        for (String t : SECTION_TYPES) {
+            if (t.startsWith(word.substring(0, 3).toLowerCase())) return " (did you mean '" + t + "'?)";
+        }
+        return "";
+    }
+
+    private void hostLine(String group, String raw, String line, int lineNo, int indent) {
+        List<Shlex.Word> words;
+        try {
+            words = Shlex.split(raw);
+        } catch (IllegalArgumentException e) {
+            throw new InputError(file, lineNo, indent + 1, "cannot split host line: " + e.getMessage());
+        }
+        if (words.isEmpty()) return;
+        Shlex.Word first = words.get(0);
+        HostSpec spec;
+        try {
+            spec = HostSpec.parse(first.text());
+        } catch (IllegalArgumentException e) {
+            throw new InputError(file, lineNo, first.column() + 1, e.getMessage());
+        }
+        Map<String, Object> vars = new LinkedHashMap<>();
+        if (spec.port() != null) vars.put("ansible_port", spec.port());
+        for (Shlex.Word w : words.subList(1, words.size())) {
+            int eq = w.text().indexOf('=');
+            if (eq < 0) {
+                throw new InputError(file, lineNo, w.column() + 1,
+                        "expected key=value host variable, got '" + w.text() + "'");
+            }
+            if (eq == 0) {
+                throw new InputError(file, lineNo, w.column() + 1, "empty variable name in '" + w.text() + "'");
+            }
+            vars.put(w.text().substring(0, eq), PyLiteral.eval(w.text().substring(eq + 1)));
+        }
+        for (String h : spec.names()) b.addHost(group, h, vars);
+    }
+
+    private void varLine(String group, String line, int lineNo, int indent) {
+        int eq = line.indexOf('=');
+        if (eq < 0) throw new InputError(file, lineNo, indent + 1, "expected key=value, got '" + line + "'");
+        String key = line.substring(0, eq).strip();
+        if (key.isEmpty()) throw new InputError(file, lineNo, indent + 1, "empty variable name in '" + line + "'");
+        b.group(group).vars.put(key, PyLiteral.eval(line.substring(eq + 1).strip()));
+    }
+
+    private void childLine(String group, String line, int lineNo, int indent) {
+        Matcher m = GROUP_NAME.matcher(line);
+        if (!m.matches()) throw new InputError(file, lineNo, indent + 1, "expected a group name, got '" + line + "'");
+        childRefs.add(new Ref(group, m.group(1), lineNo, indent + 1));
+    }
+
+    /** Undeclared groups first (earliest line wins), then links with loop checks in file order. */
+    private void resolve() {
+        List<Ref> problems = new ArrayList<>();
+        for (Ref r : childRefs) if (!declared.contains(r.child())) problems.add(r);
+        for (Ref r : pendingVars.values()) if (!declared.contains(r.group())) problems.add(r);
+        problems.sort(Comparator.comparingInt(Ref::line));
+        if (!problems.isEmpty()) {
+            Ref r = problems.get(0);
+            String name = r.child() != null ? r.child() : r.group();
+            String section = r.child() != null ? "[" + r.group() + ":children]" : "[" + r.group() + ":vars]";
+            throw new InputError(file, r.line(), r.col(), "undefined group '" + name + "' in " + section
+                    + DidYouMean.hint(name, declared));
+        }
+        for (Ref r : childRefs) b.link(r.group(), r.child(), file, r.line(), r.col());
+    }
+}

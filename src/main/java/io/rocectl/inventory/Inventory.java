@@ -1,0 +1,176 @@
+package io.rocectl.inventory;
+
+import io.rocectl.error.DidYouMean;
+import io.rocectl.error.InputError;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A loaded inventory: hosts in file order, groups (always {@code all} and {@code ungrouped}),
+ * and the {@code group_vars/} / {@code host_vars/} found beside the file. Immutable.
+ *
+ * <p>Variable precedence ({@link #varsFor}) is Ansible's default, lowest first:
+ * inventory-file group vars (group {@code all}, then the host's other groups), then
+ * {@code group_vars/} files (same group order), then the host's inventory-file vars, then
+ * {@code host_vars/}. Groups are ordered by depth (parents before children), then
+ * {@code ansible_group_priority} (default 1), then name; a later group overrides an earlier one.
+ * Top-level keys replace, mappings are not deep-merged (Ansible's {@code hash_behaviour=replace}).
+ */
+public final class Inventory {
+    private final Path file;
+    private final Map<String, Host> hosts;
+    private final Map<String, Group> groups;
+    private final Map<String, Integer> priorities;
+    private final Map<String, Map<String, Object>> groupVarsDir;
+    private final Map<String, Map<String, Object>> hostVarsDir;
+    private final Map<String, Integer> depth = new HashMap<>();
+    private final Map<String, Set<String>> parents = new HashMap<>();
+    private final Map<String, List<String>> members = new LinkedHashMap<>();
+
+    Inventory(Path file, Map<String, Host> hosts, Map<String, Group> groups, Map<String, Integer> priorities,
+            Map<String, Map<String, Object>> groupVarsDir, Map<String, Map<String, Object>> hostVarsDir) {
+        this.file = file;
+        this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
+        this.groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+        this.priorities = Map.copyOf(priorities);
+        this.groupVarsDir = Map.copyOf(groupVarsDir);
+        this.hostVarsDir = Map.copyOf(hostVarsDir);
+        for (Group g : groups.values()) {
+            parents.putIfAbsent(g.name(), new LinkedHashSet<>());
+            for (String c : g.children()) parents.computeIfAbsent(c, k -> new LinkedHashSet<>()).add(g.name());
+        }
+        for (Group g : groups.values()) depthOf(g.name());
+        for (Group g : groups.values()) {
+            Set<String> all = new LinkedHashSet<>();
+            collect(g.name(), all);
+            List<String> ordered = new ArrayList<>();
+            for (String h : hosts.keySet()) if (all.contains(h)) ordered.add(h);
+            members.put(g.name(), Collections.unmodifiableList(ordered));
+        }
+    }
+
+    /** The inventory file (or directory) it was loaded from. */
+    public Path file() {
+        return file;
+    }
+
+    /** All host names, in the order they first appear in the file. */
+    public List<String> hosts() {
+        return new ArrayList<>(hosts.keySet());
+    }
+
+    /** Every group with all its hosts (children included), in host file order: the {@code groups} variable. */
+    public Map<String, List<String>> groups() {
+        return Collections.unmodifiableMap(members);
+    }
+
+    /** The group definitions by name ({@code all} and {@code ungrouped} first). */
+    public Map<String, Group> groupDefs() {
+        return groups;
+    }
+
+    /** A group as defined, if it exists. */
+    public Optional<Group> group(String name) {
+        return Optional.ofNullable(groups.get(name));
+    }
+
+    /** A host as defined, if it exists. */
+    public Optional<Host> host(String name) {
+        return Optional.ofNullable(hosts.get(name));
+    }
+
+    /** Whether a host of that name exists. */
+    public boolean hasHost(String name) {
+        return hosts.containsKey(name);
+    }
+
+    /** Variables of one {@code group_vars/} group (empty when there is no file). */
+    public Map<String, Object> groupVarsFiles(String group) {
+        return groupVarsDir.getOrDefault(group, Map.of());
+    }
+
+    /** Variables of one host from {@code host_vars/} (empty when there is no file). */
+    public Map<String, Object> hostVarsFiles(String host) {
+        return hostVarsDir.getOrDefault(host, Map.of());
+    }
+
+    /** The host's groups (with ancestors and {@code all}) in precedence order, lowest first. */
+    public List<String> groupsOf(String host) {
+        requireHost(host);
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : members.entrySet()) {
+            if (e.getValue().contains(host)) out.add(e.getKey());
+        }
+        out.sort(Comparator.comparingInt((String g) -> depth.get(g))
+                .thenComparingInt(this::priority)
+                .thenComparing(Comparator.naturalOrder()));
+        return out;
+    }
+
+    /** The host's variables merged with Ansible's precedence (see the class comment). */
+    public Map<String, Object> varsFor(String host) {
+        Host h = requireHost(host);
+        List<String> order = groupsOf(host);
+        Map<String, Object> merged = new LinkedHashMap<>();
+        for (String g : order) merged.putAll(groups.get(g).vars());
+        for (String g : order) merged.putAll(groupVarsFiles(g));
+        merged.putAll(h.vars());
+        merged.putAll(hostVarsFiles(host));
+        return merged;
+    }
+
+    /** How to connect to the host, from its merged variables; see {@link HostConn}. */
+    public HostConn connectionOf(String host) {
+        return ConnectionVars.of(this, host, varsFor(host));
+    }
+
+    private Host requireHost(String host) {
+        Host h = hosts.get(host);
+        if (h == null) {
+            throw new InputError(file.toString(), 0, 0, "unknown host '" + host + "'"
+                    + DidYouMean.hint(host, hosts.keySet()));
+        }
+        return h;
+    }
+
+    private int priority(String group) {
+        return priorities.getOrDefault(group, 1);
+    }
+
+    private int depthOf(String g) {
+        Integer d = depth.get(g);
+        if (d != null) return d;
+        int best = 0;
+        if (!g.equals("all")) {
+            best = 1;
+            for (String p : parents.getOrDefault(g, Set.of())) {
+                if (!p.equals("all")) best = Math.max(best, depthOf(p) + 1);
+            }
+        }
+        depth.put(g, best);
+        return best;
+    }
+
+    private void collect(String group, Set<String> into) {
+        Group g = groups.get(group);
+        if (group.equals("all")) {
+            into.addAll(hosts.keySet());
+            return;
+        }
+        into.addAll(g.hosts());
+        for (String c : g.children()) collect(c, into);
+    }
+
+    static Map<String, Object> frozen(Map<String, Object> vars) {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(vars));
+    }
+}

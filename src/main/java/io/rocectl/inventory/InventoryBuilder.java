@@ -1,0 +1,144 @@
+package io.rocectl.inventory;
+
+import io.rocectl.error.InputError;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Mutable accumulation of groups and hosts while parsing one or more inventory files. */
+final class InventoryBuilder {
+    static final String ALL = "all";
+    static final String UNGROUPED = "ungrouped";
+    /** Ansible's group ordering variable; consumed, not a group variable. */
+    static final String PRIORITY = "ansible_group_priority";
+
+    /** A group being built. */
+    static final class G {
+        final Map<String, Object> vars = new LinkedHashMap<>();
+        final Set<String> hosts = new LinkedHashSet<>();
+        final Set<String> children = new LinkedHashSet<>();
+    }
+
+    private final Map<String, G> groups = new LinkedHashMap<>();
+    private final Map<String, Map<String, Object>> hosts = new LinkedHashMap<>();
+
+    InventoryBuilder() {
+        groups.put(ALL, new G());
+        groups.put(UNGROUPED, new G());
+    }
+
+    boolean hasGroup(String name) {
+        return groups.containsKey(name);
+    }
+
+    Set<String> groupNames() {
+        return groups.keySet();
+    }
+
+    Set<String> hostNames() {
+        return hosts.keySet();
+    }
+
+    G group(String name) {
+        return groups.computeIfAbsent(name, k -> new G());
+    }
+
+    /** Adds the host to the group (creating both as needed) and merges its inline vars. */
+    void addHost(String group, String host, Map<String, Object> vars) {
+        hosts.computeIfAbsent(host, k -> new LinkedHashMap<>()).putAll(vars);
+        if (!group.equals(ALL)) group(group).hosts.add(host);
+    }
+
+    /**
+     * Makes child a child of parent; refuses {@code all} as a child and loops, naming the cycle.
+     * The position is where the child was written.
+     */
+    void link(String parent, String child, String file, int line, int col) {
+        if (child.equals(ALL)) {
+            throw new InputError(file, line, col, "group 'all' cannot be a child of '" + parent + "'");
+        }
+        if (parent.equals(ALL)) {
+            group(child);
+            return;
+        }
+        List<String> path = path(child, parent);
+        if (path != null) {
+            throw new InputError(file, line, col,
+                    "circular group nesting: " + parent + " -> " + String.join(" -> ", path));
+        }
+        group(parent).children.add(child);
+        group(child);
+    }
+
+    /** A path of child links from one group to another (both ends included), or null. */
+    private List<String> path(String from, String to) {
+        Deque<List<String>> todo = new ArrayDeque<>();
+        todo.add(new ArrayList<>(List.of(from)));
+        Set<String> seen = new LinkedHashSet<>();
+        while (!todo.isEmpty()) {
+            List<String> p = todo.poll();
+            String last = p.get(p.size() - 1);
+            if (last.equals(to)) return p;
+            if (!seen.add(last)) continue;
+            G g = groups.get(last);
+            if (g == null) continue;
+            for (String c : g.children) {
+                List<String> next = new ArrayList<>(p);
+                next.add(c);
+                todo.add(next);
+            }
+        }
+        return null;
+    }
+
+    Inventory build(Path file, Map<String, Map<String, Object>> groupVarsDir,
+            Map<String, Map<String, Object>> hostVarsDir) {
+        Set<String> hasParent = new LinkedHashSet<>();
+        for (G g : groups.values()) hasParent.addAll(g.children);
+        Set<String> grouped = new LinkedHashSet<>();
+        for (Map.Entry<String, G> e : groups.entrySet()) {
+            if (!e.getKey().equals(UNGROUPED)) grouped.addAll(e.getValue().hosts);
+        }
+        Map<String, Group> out = new LinkedHashMap<>();
+        List<String> top = new ArrayList<>();
+        for (String name : groups.keySet()) {
+            if (!name.equals(ALL) && !hasParent.contains(name)) top.add(name);
+        }
+        out.put(ALL, new Group(ALL, groups.get(ALL).vars, List.of(), top));
+        List<String> ungrouped = new ArrayList<>();
+        for (String h : hosts.keySet()) if (!grouped.contains(h)) ungrouped.add(h);
+        G u = groups.get(UNGROUPED);
+        out.put(UNGROUPED, new Group(UNGROUPED, u.vars, ungrouped, new ArrayList<>(u.children)));
+        for (Map.Entry<String, G> e : groups.entrySet()) {
+            if (e.getKey().equals(ALL) || e.getKey().equals(UNGROUPED)) continue;
+            G g = e.getValue();
+            out.put(e.getKey(), new Group(e.getKey(), g.vars, new ArrayList<>(g.hosts), new ArrayList<>(g.children)));
+        }
+        Map<String, Integer> priorities = new LinkedHashMap<>();
+        for (Map.Entry<String, Group> e : new ArrayList<>(out.entrySet())) {
+            Group g = e.getValue();
+            if (!g.vars().containsKey(PRIORITY)) continue;
+            Object p = g.vars().get(PRIORITY);
+            String text = String.valueOf(p).strip();
+            if (!text.matches("-?\\d{1,9}")) {
+                throw new InputError(file.toString(), 0, 0, "group '" + g.name() + "': " + PRIORITY
+                        + " must be an integer, got '" + p + "'");
+            }
+            priorities.put(g.name(), Integer.parseInt(text));
+            Map<String, Object> vars = new LinkedHashMap<>(g.vars());
+            vars.remove(PRIORITY);
+            out.put(g.name(), new Group(g.name(), vars, g.hosts(), g.children()));
+        }
+        Map<String, Host> hs = new LinkedHashMap<>();
+        for (Map.Entry<String, Map<String, Object>> e : hosts.entrySet()) {
+            hs.put(e.getKey(), new Host(e.getKey(), e.getValue()));
+        }
+        return new Inventory(file, hs, out, priorities, groupVarsDir, hostVarsDir);
+    }
+}

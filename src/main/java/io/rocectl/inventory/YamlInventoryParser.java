@@ -1,0 +1,136 @@
+package io.rocectl.inventory;
+
+import io.rocectl.error.DidYouMean;
+import io.rocectl.error.InputError;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+
+/**
+ * Ansible's YAML inventory format: top-level keys are groups (usually just {@code all}); a group
+ * is a mapping with {@code hosts} (host name or range -> vars mapping or nothing),
+ * {@code children} (group name -> group) and {@code vars}. Unlike Ansible, which warns and skips,
+ * unknown keys and wrong types are errors here, with line and column.
+ */
+final class YamlInventoryParser {
+    private static final List<String> GROUP_KEYS = List.of("hosts", "children", "vars");
+
+    private final YamlDoc doc;
+    private final InventoryBuilder b;
+
+    private YamlInventoryParser(YamlDoc doc, InventoryBuilder b) {
+        this.doc = doc;
+        this.b = b;
+    }
+
+    static void parse(YamlDoc doc, InventoryBuilder b) {
+        Node root = doc.root();
+        if (YamlDoc.isNull(root)) return;
+        if (!(root instanceof MappingNode m)) {
+            throw doc.error(root, "inventory must be a mapping of groups (such as 'all:'), got " + YamlDoc.describe(root));
+        }
+        YamlInventoryParser p = new YamlInventoryParser(doc, b);
+        for (NodeTuple t : doc.entries(m)) {
+            String name = p.groupName(t.getKeyNode());
+            p.group(name, t.getValueNode());
+        }
+    }
+
+    /** Whether a parsed document looks like a YAML inventory (a mapping of group mappings). */
+    static boolean looksLikeInventory(YamlDoc doc) {
+        if (!(doc.root() instanceof MappingNode m)) return false;
+        boolean any = false;
+        for (NodeTuple t : m.getValue()) {
+            Node v = t.getValueNode();
+            if (YamlDoc.isNull(v)) continue;
+            if (!(v instanceof MappingNode g)) return false;
+            for (NodeTuple k : g.getValue()) {
+                if (GROUP_KEYS.contains(YamlDoc.text(k.getKeyNode()))) any = true;
+            }
+        }
+        return any || m.getValue().stream().anyMatch(t -> "all".equals(YamlDoc.text(t.getKeyNode())));
+    }
+
+    private String groupName(Node key) {
+        String name = YamlDoc.text(key);
+        if (name == null || name.isBlank() || name.matches(".*[\\s:\\[\\],].*")) {
+            throw doc.error(key, "bad group name " + YamlDoc.describe(key));
+        }
+        return name;
+    }
+
+    private void group(String name, Node body) {
+        b.group(name);
+        if (YamlDoc.isNull(body)) return;
+        if (!(body instanceof MappingNode m)) {
+            throw doc.error(body, "group '" + name + "' must be a mapping with hosts, children or vars, got "
+                    + YamlDoc.describe(body));
+        }
+        for (NodeTuple t : doc.entries(m)) {
+            String key = YamlDoc.text(t.getKeyNode());
+            Node value = t.getValueNode();
+            if (key == null || !GROUP_KEYS.contains(key)) {
+                String k = key == null ? YamlDoc.describe(t.getKeyNode()) : key;
+                String hint = DidYouMean.hint(k, GROUP_KEYS);
+                throw doc.error(t.getKeyNode(), "unknown key '" + k + "' in group '" + name + "'"
+                        + (hint.isEmpty() ? " (expected hosts, children or vars)" : hint));
+            }
+            if (YamlDoc.isNull(value)) continue;
+            if (key.equals("hosts") && value instanceof ScalarNode s) {
+                host(name, s, null);
+                continue;
+            }
+            if (!(value instanceof MappingNode mv)) {
+                throw doc.error(value, "'" + key + "' of group '" + name + "' must be a mapping, got "
+                        + YamlDoc.describe(value));
+            }
+            switch (key) {
+                case "vars" -> vars(name, mv);
+                case "hosts" -> {
+                    for (NodeTuple h : doc.entries(mv)) host(name, h.getKeyNode(), h.getValueNode());
+                }
+                default -> {
+                    for (NodeTuple c : doc.entries(mv)) {
+                        String child = groupName(c.getKeyNode());
+                        group(child, c.getValueNode());
+                        Node k = c.getKeyNode();
+                        b.link(name, child, doc.file(), k.getStartMark().getLine() + 1, k.getStartMark().getColumn() + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    private void vars(String group, MappingNode m) {
+        Object v = doc.value(m);
+        @SuppressWarnings("unchecked")
+        Map<Object, Object> map = (Map<Object, Object>) v;
+        for (Map.Entry<Object, Object> e : map.entrySet()) b.group(group).vars.put(String.valueOf(e.getKey()), e.getValue());
+    }
+
+    private void host(String group, Node key, Node vars) {
+        String token = YamlDoc.text(key);
+        if (token == null || token.isBlank()) throw doc.error(key, "bad host name " + YamlDoc.describe(key));
+        HostSpec spec;
+        try {
+            spec = HostSpec.parse(token);
+        } catch (IllegalArgumentException e) {
+            throw doc.error(key, e.getMessage());
+        }
+        Map<String, Object> hv = new LinkedHashMap<>();
+        if (spec.port() != null) hv.put("ansible_port", spec.port());
+        if (!YamlDoc.isNull(vars)) {
+            if (!(vars instanceof MappingNode)) {
+                throw doc.error(vars, "vars of host '" + token + "' must be a mapping, got " + YamlDoc.describe(vars));
+            }
+            @SuppressWarnings("unchecked")
+            Map<Object, Object> map = (Map<Object, Object>) doc.value(vars);
+            for (Map.Entry<Object, Object> e : map.entrySet()) hv.put(String.valueOf(e.getKey()), e.getValue());
+        }
+        for (String h : spec.names()) b.addHost(group, h, hv);
+    }
+}

@@ -1,0 +1,51 @@
+package io.rocectl.inventory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.rocectl.error.InputError;
+import io.rocectl.hostset.NodeSet;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every pattern operator and error, table-driven from fixtures/inventory/patterns/cases.tsv. */
+class HostPatternTest {
+    private static final Inventory INV = InventoryLoader.load(Fixtures.path("patterns/hosts.ini"));
+    private static final Path LISTS = Fixtures.path("patterns/lists");
+
+    static Stream<Arguments> cases() {
+        List<Arguments> rows = new ArrayList<>();
+        for (String line : Fixtures.read("patterns/cases.tsv").split("\n")) {
+            if (line.startsWith("#") || line.isEmpty()) continue;
+            String[] cols = line.split("\t", 2);
+            rows.add(Arguments.of(cols[0], cols[1]));
+        }
+        return rows.stream();
+    }
+
+    @ParameterizedTest(name = "[{0}] -> {1}")
+    @MethodSource("cases")
+    void resolves(String pattern, String expected) {
+        if (expected.startsWith("ERROR: ")) {
+            InputError e = assertThrows(InputError.class, () -> HostPattern.resolve(INV, pattern, LISTS));
+            assertEquals(expected.substring(7), e.oneLine().replace(LISTS + "/", ""));
+            return;
+        }
+        List<String> hosts = HostPattern.resolve(INV, pattern, LISTS);
+        assertEquals(expected.equals("-") ? "" : expected, NodeSet.fold(hosts));
+        List<String> inventoryOrder = new ArrayList<>(INV.hosts());
+        inventoryOrder.retainAll(hosts);
+        assertEquals(inventoryOrder, hosts, "result is in inventory order");
+    }
+
+    @Test
+    void resultIsInInventoryOrder() {
+        assertEquals(List.of("mgmt1", "gpu02", "st1"), HostPattern.resolve(INV, "st1,gpu02,mgmt1", LISTS));
+    }
+}
