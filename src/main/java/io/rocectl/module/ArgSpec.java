@@ -18,6 +18,7 @@ public final class ArgSpec {
     private final Set<String> required = new LinkedHashSet<>();
     private final Map<String, String> aliases = new LinkedHashMap<>();
     private boolean freeForm;
+    private boolean openKeys;
 
     public static ArgSpec builder() {
         return new ArgSpec();
@@ -51,6 +52,17 @@ public final class ArgSpec {
     }
 
     public static final String RAW = "_raw_params";
+
+    /**
+     * The module accepts arguments of any name besides the declared ones (as {@code set_fact}
+     * does: every key is a variable to set). Declared names are still type-checked.
+     */
+    public ArgSpec openKeys() {
+        openKeys = true;
+        return this;
+    }
+
+    public boolean acceptsAnyKey() { return openKeys; }
 
     public boolean isFreeForm() { return freeForm; }
     public Map<String, Type> types() { return Collections.unmodifiableMap(types); }

@@ -1,0 +1,65 @@
+package io.rocectl.modules.core;
+
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.TaskContext;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.TransportException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code wait_for}: waits until a port opens or closes, or a path appears (optionally with
+ * content matching {@code search_regex}) or disappears, probing once per {@code sleep} seconds
+ * until {@code timeout} (see {@link WaitForSpec}). Never changed; skipped in check mode.
+ * Arguments: host, port, path, state, search_regex, timeout, delay, sleep, connect_timeout, msg.
+ */
+public final class WaitForModule implements Module {
+    @Override
+    public String name() {
+        return "wait_for";
+    }
+
+    @Override
+    public ArgSpec args() {
+        return ArgSpec.builder()
+                .opt("host", ArgSpec.Type.STR)
+                .opt("port", ArgSpec.Type.INT)
+                .opt("path", ArgSpec.Type.STR)
+                .opt("state", ArgSpec.Type.STR)
+                .opt("search_regex", ArgSpec.Type.STR)
+                .opt("timeout", ArgSpec.Type.INT)
+                .opt("delay", ArgSpec.Type.INT)
+                .opt("sleep", ArgSpec.Type.INT)
+                .opt("connect_timeout", ArgSpec.Type.INT)
+                .opt("msg", ArgSpec.Type.STR);
+    }
+
+    @Override
+    public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        WaitForSpec spec = WaitForSpec.from(ctx.args());
+        Map<String, Object> data = new LinkedHashMap<>();
+        if (spec.path() != null) data.put("path", spec.path());
+        else data.put("port", spec.port());
+        if (ctx.check()) {
+            data.put("skipped", true);
+            return ModuleResult.ok("skipped in check mode").withData(data);
+        }
+        long t0 = System.nanoTime();
+        if (spec.delaySeconds() > 0) Thread.sleep(spec.delaySeconds() * 1000L);
+        long deadline = t0 + (spec.delaySeconds() + (long) spec.timeoutSeconds()) * 1_000_000_000L;
+        while (true) {
+            ExecResult r = ctx.run(spec.probe());
+            long now = System.nanoTime();
+            data.put("elapsed", (now - t0) / 1_000_000_000L);
+            if (spec.satisfied(r.exitCode())) return ModuleResult.ok("").withData(data);
+            if (now + spec.sleepSeconds() * 1_000_000_000L > deadline) {
+                return ModuleResult.failed(spec.timeoutMessage()).withData(data);
+            }
+            Thread.sleep(spec.sleepSeconds() * 1000L);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.rocectl.modules.core;
+
+import io.rocectl.module.ModuleException;
+import io.rocectl.module.ModuleResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class WaitForModuleTest {
+    private final WaitForModule m = new WaitForModule();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void portOpenThenClosed() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+            ModuleResult open = Ctx.run(m, Map.of("port", port, "timeout", 5));
+            assertFalse(open.failed(), open.msg());
+            assertFalse(open.changed());
+            ModuleResult notClosed = Ctx.run(m, Map.of("port", port, "state", "stopped", "timeout", 1));
+            assertTrue(notClosed.failed());
+            assertEquals("Timeout when waiting for 127.0.0.1:" + port, notClosed.msg());
+        }
+        ModuleResult closed = Ctx.run(m, Map.of("port", port, "state", "stopped", "timeout", 5));
+        assertFalse(closed.failed(), closed.msg());
+    }
+
+    @Test
+    void pathAppearsWithContent() throws Exception {
+        Path f = dir.resolve("ready; $(touch pwned)");
+        Thread writer = new Thread(() -> {
+            try {
+                Thread.sleep(700);
+                Files.writeString(f, "status: up\n");
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        writer.start();
+        ModuleResult r = Ctx.run(m, Map.of("path", f.toString(), "search_regex", "status: (up|ok)", "timeout", 10));
+        writer.join();
+        assertFalse(r.failed(), r.msg());
+        assertFalse(Files.exists(dir.resolve("pwned")));
+        ModuleResult gone = Ctx.run(m, Map.of("path", f.toString(), "state", "absent", "timeout", 1, "msg", "still there"));
+        assertTrue(gone.failed());
+        assertEquals("still there", gone.msg());
+    }
+
+    @Test
+    void checkModeAndBadArgs() throws Exception {
+        assertEquals(true, Ctx.check(m, Map.of("port", 1)).data().get("skipped"));
+        assertEquals("exactly one of port and path is required",
+                assertThrows(ModuleException.class, () -> Ctx.run(m, Map.of())).getMessage());
+        assertEquals("state must be one of started, stopped, present, absent; got 'up'",
+                assertThrows(ModuleException.class, () -> Ctx.run(m, Map.of("port", 1, "state", "up"))).getMessage());
+    }
+}
