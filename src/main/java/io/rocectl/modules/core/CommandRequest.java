@@ -47,7 +47,10 @@ public record CommandRequest(List<String> argv, String script, String chdir, Str
         } else if (text != null) {
             argv = Shlex.split(text);
         } else {
-            argv = Values.toStringList(argvArg instanceof List<?> ? argvArg : List.of(argvArg));
+            if (!(argvArg instanceof List<?> l)) throw new ModuleException("'argv' must be a list");
+            argv = new java.util.ArrayList<>();
+            for (Object o : l) argv.add(o == null ? "" : o.toString()); // kept verbatim: no trimming
+
         }
         if (argv != null && argv.isEmpty()) throw new ModuleException("no command given");
         String stdin = str(args, "stdin");

@@ -58,7 +58,8 @@ class CommandModuleTest {
     void metacharactersAreLiteralArguments() throws Exception {
         Path victim = Files.writeString(dir.resolve("victim"), "keep");
         String evil = "x; rm -rf " + victim + " $(rm " + victim + ") `rm " + victim + "` \"q\" 'r'\nline2";
-        ModuleResult r = Ctx.run(command, Map.of("argv", List.of("printf", "%s", evil)));
+        evil = " " + evil + " \t";
+        ModuleResult r = Ctx.run(command, Map.of("argv", List.of("printf", "%s", evil), "strip_empty_ends", false));
         assertEquals(evil, r.data().get("stdout"));
         assertTrue(Files.exists(victim));
         ModuleResult c = Ctx.run(command, Map.of("argv", List.of("pwd"), "chdir", dir.resolve("d;$(rm x)").toString()));
