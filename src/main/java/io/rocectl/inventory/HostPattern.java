@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -156,7 +157,7 @@ public final class HostPattern {
         return byName(name -> p.matcher(name).lookingAt());
     }
 
-    private Set<String> byName(java.util.function.Predicate<String> test) {
+    private Set<String> byName(Predicate<String> test) {
         Set<String> out = new LinkedHashSet<>();
         boolean any = false;
         for (var g : inv.groups().entrySet()) {

@@ -35,6 +35,7 @@ public final class Inventory {
     private final Map<String, Integer> depth = new HashMap<>();
     private final Map<String, Set<String>> parents = new HashMap<>();
     private final Map<String, List<String>> members = new LinkedHashMap<>();
+    private final Map<String, Set<String>> memberSets = new HashMap<>();
 
     Inventory(Path file, Map<String, Host> hosts, Map<String, Group> groups, Map<String, Integer> priorities,
             Map<String, Map<String, Object>> groupVarsDir, Map<String, Map<String, Object>> hostVarsDir) {
@@ -55,6 +56,7 @@ public final class Inventory {
             List<String> ordered = new ArrayList<>();
             for (String h : hosts.keySet()) if (all.contains(h)) ordered.add(h);
             members.put(g.name(), Collections.unmodifiableList(ordered));
+            memberSets.put(g.name(), all);
         }
     }
 
@@ -107,8 +109,8 @@ public final class Inventory {
     public List<String> groupsOf(String host) {
         requireHost(host);
         List<String> out = new ArrayList<>();
-        for (Map.Entry<String, List<String>> e : members.entrySet()) {
-            if (e.getValue().contains(host)) out.add(e.getKey());
+        for (String g : members.keySet()) {
+            if (memberSets.get(g).contains(host)) out.add(g);
         }
         out.sort(Comparator.comparingInt((String g) -> depth.get(g))
                 .thenComparingInt(this::priority)

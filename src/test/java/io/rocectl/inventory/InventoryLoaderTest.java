@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -119,6 +120,31 @@ class InventoryLoaderTest {
         Inventory inv = InventoryLoader.fromHostList("gpu[01-03],mgmt1,", Path.of("."));
         assertEquals(List.of("gpu01", "gpu02", "gpu03", "mgmt1"), inv.hosts());
         assertEquals(inv.hosts(), inv.groups().get("ungrouped"));
+    }
+
+    @Test
+    void largeInventoryIsQuick(@TempDir Path tmp) throws Exception {
+        StringBuilder ini = new StringBuilder();
+        for (int r = 1; r <= 64; r++) {
+            ini.append(String.format("[rack%02d]%ngpu-r%02d-n[01:64] rack=%d%n", r, r, r));
+        }
+        ini.append("[gpu:children]\n");
+        for (int r = 1; r <= 64; r++) ini.append(String.format("rack%02d%n", r));
+        ini.append("[gpu:vars]\nroce_nics=[\"ens*f0\",\"ens*f1\"]\n");
+        Path file = tmp.resolve("big.ini");
+        java.nio.file.Files.writeString(file, ini);
+        long t0 = System.nanoTime();
+        Inventory inv = InventoryLoader.load(file);
+        assertEquals(4096, inv.hosts().size());
+        String list = InventoryRender.listJson(inv);
+        List<String> picked = HostPattern.resolve(inv, "gpu:!rack01:!gpu-r02-n0*", tmp);
+        String folded = io.rocectl.hostset.NodeSet.fold(picked);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(4096 - 64 - 9, picked.size());
+        assertEquals("gpu-r02-n[10-64],gpu-r[03-64]-n[01-64]", folded);
+        assertTrue(list.length() > 100_000);
+        // a quadratic slip would take minutes; warm runs take ~0.2 s, the limit allows a loaded machine
+        assertTrue(ms < 20_000, "took " + ms + " ms");
     }
 
     static Stream<Arguments> errorCases() {
