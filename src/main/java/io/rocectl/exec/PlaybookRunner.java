@@ -44,6 +44,7 @@ public final class PlaybookRunner {
     private final Cancel cancel;
     private final Templar templar = Templar.get();
     private final Map<String, HostState> hosts = new LinkedHashMap<>();
+    private String playbookDir = ".";
 
     public PlaybookRunner(HostInventory inventory, ModuleRegistry modules, RunOptions opts, RunListener listener,
                           Cancel cancel) {
@@ -74,6 +75,8 @@ public final class PlaybookRunner {
 
     public Recap run(Playbook pb, ConnectionPool pool) throws InterruptedException {
         long t0 = System.nanoTime();
+        Path parent = pb.file().toAbsolutePath().getParent();
+        playbookDir = parent == null ? "." : parent.toString();
         Map<Play, List<String>> plan = plan(pb);
         for (List<String> hs : plan.values()) {
             for (String h : hs) hosts.computeIfAbsent(h, n -> new HostState(n, inventory.varsFor(n)));
@@ -120,6 +123,7 @@ public final class PlaybookRunner {
         v.put("play_hosts", playHosts);
         v.put("ansible_play_hosts", playHosts);
         v.put("ansible_check_mode", opts.check());
+        v.put("playbook_dir", playbookDir);
         layer(v, playVars);
         layer(v, taskVars);
         v.putAll(h.registered);

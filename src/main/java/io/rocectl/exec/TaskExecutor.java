@@ -116,8 +116,7 @@ final class TaskExecutor {
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> args = (Map<String, Object>) templar.render(task.args(), vars);
+            Map<String, Object> args = renderArgs(task, vars);
             Supplier<Connection> reconnect = () -> {
                 try {
                     return pool.fresh(host.name);
@@ -173,6 +172,28 @@ final class TaskExecutor {
                 : skipped ? Status.SKIPPED : changed ? Status.CHANGED : Status.OK;
         String msg = data.get("msg") == null ? mr.msg() : String.valueOf(data.get("msg"));
         return new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0));
+    }
+
+    /**
+     * Renders a task's arguments. Two Ansible conventions are kept: {@code assert}'s
+     * {@code that} items are conditions (evaluated to booleans here), and {@code debug}'s
+     * {@code var} is a variable path the module looks up itself (left unrendered).
+     */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> renderArgs(Task task, Map<String, Object> vars) {
+        Map<String, Object> raw = new LinkedHashMap<>(task.args());
+        Object keep = null;
+        if ("debug".equals(task.module())) keep = raw.remove("var");
+        Object that = "assert".equals(task.module()) ? raw.remove("that") : null;
+        Map<String, Object> args = new LinkedHashMap<>((Map<String, Object>) templar.render(raw, vars));
+        if (keep != null) args.put("var", keep);
+        if (that != null) {
+            List<Object> conds = that instanceof List<?> l ? new ArrayList<>(l) : List.of(that);
+            List<Object> evaluated = new ArrayList<>();
+            for (Object c : conds) evaluated.add(templar.condition(c, vars));
+            args.put("that", evaluated);
+        }
+        return args;
     }
 
     private void register(HostState host, Task task, Map<String, Object> data) {

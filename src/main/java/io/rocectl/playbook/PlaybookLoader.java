@@ -279,6 +279,10 @@ public final class PlaybookLoader {
         for (Map.Entry<String, Object> e : raw.entrySet()) {
             String canon = spec.canonical(e.getKey());
             Node n = nodes.get(e.getKey());
+            if (canon == null && spec.acceptsAnyKey()) {
+                out.put(e.getKey(), e.getValue());
+                continue;
+            }
             if (canon == null) {
                 throw src.error(n, "module '" + key + "' has no argument '" + e.getKey() + "'"
                         + DidYouMean.hint(e.getKey(), spec.allNames()));

@@ -50,7 +50,7 @@ class FanOutEngineTest {
                   gather_facts: no
                   tasks:
                     - name: say who I am
-                      command: echo {{ inventory_hostname }} $HOST_NAME
+                      shell: echo {{ inventory_hostname }} $HOST_NAME
                       register: who
                       changed_when: false
                 """);
@@ -126,7 +126,7 @@ class FanOutEngineTest {
         List<String> lines = Files.readAllLines(hosts.knownHosts());
         // give node02 the key line of a different, freshly generated host key
         Path other = tmp.resolve("otherkey");
-        new ProcessBuilder("ssh-keygen", "-q", "-t", "ecdsa", "-N", "", "-f", other.toString()).start().waitFor();
+        new ProcessBuilder("ssh-keygen", "-q", "-t", "ecdsa", "-b", "521", "-N", "", "-f", other.toString()).start().waitFor();
         String otherPub = Files.readString(Path.of(other + ".pub")).trim().split(" ")[0] + " "
                 + Files.readString(Path.of(other + ".pub")).trim().split(" ")[1];
         String host2 = lines.get(1).split(" ")[0];
