@@ -1,0 +1,62 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.fact.NetSnapshot;
+import io.rocectl.module.ModuleException;
+import io.rocectl.module.TaskContext;
+import io.rocectl.module.Values;
+import io.rocectl.op.NicSelection;
+import io.rocectl.op.NicSelector;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.TransportException;
+
+/**
+ * A host's network snapshot and RoCE NIC selection, gathered in one round trip. The gather runs
+ * WITHOUT become (it only reads), so {@code SSH_CONNECTION} reaches it: sudo would clear it.
+ * Selection settings are read from the task's arguments first, then from host variables:
+ * {@code roce_nics}, {@code roce_subnet}, {@code roce_force_mgmt}, {@code roce_mgmt_if}.
+ */
+public record RoceHost(NetSnapshot snap, NicSelection sel) {
+
+    public static RoceHost gather(TaskContext ctx)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        ExecResult r = ctx.connection().exec(NetSnapshot.command(), ctx.commandTimeout());
+        NetSnapshot snap;
+        try {
+            snap = NetSnapshot.parse(r.stdout());
+        } catch (RuntimeException e) {
+            throw new ModuleException("cannot read the network state: " + e.getMessage(), e);
+        }
+        if (snap.ifaces().isEmpty()) {
+            throw new ModuleException("no interfaces from 'ip -j addr' (iproute2 missing or too old?)");
+        }
+        Object subnet = setting(ctx, "roce_subnet");
+        Object host = ctx.vars().get("ansible_host");
+        Object mgmt = setting(ctx, "roce_mgmt_if");
+        NicSelector.Criteria c = new NicSelector.Criteria(Values.toStringList(setting(ctx, "roce_nics")),
+                subnet == null || subnet.toString().isBlank() ? null : subnet.toString().strip(),
+                Values.toBool(setting(ctx, "roce_force_mgmt"), false, "roce_force_mgmt"),
+                host == null ? null : host.toString(), mgmt == null ? null : mgmt.toString());
+        try {
+            return new RoceHost(snap, NicSelector.select(snap, c));
+        } catch (IllegalArgumentException e) {
+            throw new ModuleException(e.getMessage());
+        }
+    }
+
+    /** A task argument, else the host variable of the same name, else null. */
+    public static Object setting(TaskContext ctx, String name) {
+        Object v = ctx.args().get(name);
+        return v != null ? v : ctx.vars().get(name);
+    }
+
+    /** Task argument {@code arg}, else host variable {@code var}, else null. */
+    public static Object setting(TaskContext ctx, String arg, String var) {
+        Object v = ctx.args().get(arg);
+        return v != null ? v : ctx.vars().get(var);
+    }
+
+    public static int intSetting(TaskContext ctx, String arg, String var, int def) {
+        return Values.toInt(setting(ctx, arg, var), def, arg);
+    }
+}
