@@ -1,5 +1,7 @@
 package io.rocectl.modules.roce;
 
+import io.rocectl.fact.Fact;
+import io.rocectl.fact.FactScript;
 import io.rocectl.fact.NetSnapshot;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.TaskContext;
@@ -10,18 +12,34 @@ import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
 /**
  * A host's network snapshot and RoCE NIC selection, gathered in one round trip. The gather runs
  * WITHOUT become (it only reads), so {@code SSH_CONNECTION} reaches it: sudo would clear it.
  * Selection settings are read from the task's arguments first, then from host variables:
  * {@code roce_nics}, {@code roce_subnet}, {@code roce_force_mgmt}, {@code roce_mgmt_if}.
  */
-public record RoceHost(NetSnapshot snap, NicSelection sel) {
+public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> sections) {
 
     public static RoceHost gather(TaskContext ctx)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        ExecResult r = ctx.connection().exec(NetSnapshot.command(), ctx.commandTimeout());
+        return gather(ctx, List.of());
+    }
+
+    /**
+     * Gathers the snapshot plus extra facts in the same round trip; {@code args} are the
+     * script's $1.. (for extra facts that need a value, such as a file path).
+     */
+    public static RoceHost gather(TaskContext ctx, List<Fact<?>> extra, String... args)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);
+        all.addAll(extra);
+        ExecResult r = ctx.connection().exec(FactScript.command(all, args), ctx.commandTimeout());
         NetSnapshot snap;
+        Map<String, String> sections = FactScript.split(r.stdout());
         try {
             snap = NetSnapshot.parse(r.stdout());
         } catch (RuntimeException e) {
@@ -38,10 +56,15 @@ public record RoceHost(NetSnapshot snap, NicSelection sel) {
                 Values.toBool(setting(ctx, "roce_force_mgmt"), false, "roce_force_mgmt"),
                 host == null ? null : host.toString(), mgmt == null ? null : mgmt.toString());
         try {
-            return new RoceHost(snap, NicSelector.select(snap, c));
+            return new RoceHost(snap, NicSelector.select(snap, c), sections);
         } catch (IllegalArgumentException e) {
             throw new ModuleException(e.getMessage());
         }
+    }
+
+    /** An extra fact gathered with the snapshot. */
+    public <T> T get(Fact<T> fact) {
+        return FactScript.get(sections, fact);
     }
 
     /** A task argument, else the host variable of the same name, else null. */
