@@ -29,6 +29,8 @@ final class Netns implements AutoCloseable {
     final Path etc;
     final LocalConnection conn;
     private final List<Integer> pids = new ArrayList<>();
+    private static final Path ROCECTL_ETC = Path.of("/etc/rocectl");
+    private boolean createdRocectlEtc;
 
     Netns(String prefix) throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
@@ -37,6 +39,15 @@ final class Netns implements AutoCloseable {
         etc = Path.of("/etc/netns", name);
         Files.createDirectories(etc.resolve("iproute2/rt_tables.d"));
         Files.createDirectories(etc.resolve("sysctl.d"));
+        // ip netns exec binds /etc/netns/NAME/x over /etc/x only when /etc/x exists
+        if (!Files.exists(ROCECTL_ETC)) {
+            Files.createDirectories(ROCECTL_ETC);
+            createdRocectlEtc = true;
+        }
+        Files.createDirectories(etc.resolve("rocectl"));
+        for (String d : new String[] {"systemd", "network", "netplan", "NetworkManager"}) {
+            if (Files.isDirectory(Path.of("/etc", d))) Files.createDirectories(etc.resolve(d));
+        }
         Files.writeString(etc.resolve("iproute2/rt_tables"), "255\tlocal\n254\tmain\n253\tdefault\n0\tunspec\n");
         conn = new LocalConnection(name, List.of("ip", "netns", "exec", name));
         exec("ip link set lo up");
@@ -77,6 +88,13 @@ final class Netns implements AutoCloseable {
     public void close() throws Exception {
         for (int pid : pids) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         sh("ip", "netns", "del", name);
+        if (createdRocectlEtc) {
+            try {
+                Files.deleteIfExists(ROCECTL_ETC);
+            } catch (IOException e) {
+                // not empty: something else uses it now
+            }
+        }
         if (Files.exists(etc)) {
             try (Stream<Path> s = Files.walk(etc)) {
                 s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
