@@ -29,6 +29,7 @@ final class Netns implements AutoCloseable {
     final Path etc;
     final LocalConnection conn;
     private final List<Integer> pids = new ArrayList<>();
+    private final List<String> files = new ArrayList<>();
     private static final Path ROCECTL_ETC = Path.of("/etc/rocectl");
     private boolean createdRocectlEtc;
 
@@ -84,10 +85,18 @@ final class Netns implements AutoCloseable {
         pids.add(pid);
     }
 
+    /** A rollback marker: removed at close with its .done and .log companions. */
+    void trackFile(String path) {
+        files.add(path);
+    }
+
     @Override
     public void close() throws Exception {
         for (int pid : pids) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         sh("ip", "netns", "del", name);
+        for (String f : files) {
+            for (String sfx : new String[] {"", ".done", ".log"}) Files.deleteIfExists(Path.of(f + sfx));
+        }
         if (createdRocectlEtc) {
             try {
                 Files.deleteIfExists(ROCECTL_ETC);

@@ -40,6 +40,8 @@ class RoceRoutingNetnsTest {
         ModuleResult r = new RoceRoutingModule().run(ns.ctx(args, vars, check, re));
         Object pid = r.data().get("rollback_pid");
         if (pid instanceof Integer p) ns.track(p);
+        Object file = r.data().get("rollback_file");
+        if (file != null) ns.trackFile(file.toString());
         return r;
     }
 
