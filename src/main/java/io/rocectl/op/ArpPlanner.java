@@ -17,7 +17,7 @@ import java.util.Map;
  *     {@code arp_accept}, for {@code all} and each NIC.</li>
  * <li>Neighbour table: {@code gc_thresh1/2/3} sized for {@code entries = local RoCE NICs x peer
  *     NICs} (on a flat subnet each local NIC may learn every peer): thresh1 = entries rounded up
- *     to 256, thresh2 = 2 x thresh1, thresh3 = 4 x thresh1 (at least the kernel defaults
+ *     to 256 (128, the kernel default, up to 128 entries), thresh2 = 2 x thresh1, thresh3 = 4 x thresh1 (at least the kernel defaults
  *     128/512/1024); an existing higher value is never lowered. Keys the host does not have
  *     (network namespaces other than the initial one have no gc_thresh) are skipped with a note.</li>
  * <li>Live values AND one sysctl.d file. After a live change, the RoCE NICs' neighbour caches
@@ -44,7 +44,7 @@ public final class ArpPlanner {
     }
 
     public static int[] thresholds(int entries) {
-        int t1 = Math.max(128, ((entries + 255) / 256) * 256);
+        int t1 = entries <= 128 ? 128 : ((entries + 255) / 256) * 256;
         return new int[] {t1, Math.max(512, 2 * t1), Math.max(1024, 4 * t1)};
     }
 
