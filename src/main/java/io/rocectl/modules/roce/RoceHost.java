@@ -51,7 +51,7 @@ public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> s
         Object subnet = setting(ctx, "roce_subnet");
         Object host = ctx.vars().get("ansible_host");
         Object mgmt = setting(ctx, "roce_mgmt_if");
-        NicSelector.Criteria c = new NicSelector.Criteria(Values.toStringList(setting(ctx, "roce_nics")),
+        NicSelector.Criteria c = new NicSelector.Criteria(nicPatterns(setting(ctx, "roce_nics")),
                 subnet == null || subnet.toString().isBlank() ? null : subnet.toString().strip(),
                 Values.toBool(setting(ctx, "roce_force_mgmt"), false, "roce_force_mgmt"),
                 host == null ? null : host.toString(), mgmt == null ? null : mgmt.toString());
@@ -60,6 +60,26 @@ public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> s
         } catch (IllegalArgumentException e) {
             throw new ModuleException(e.getMessage());
         }
+    }
+
+    /**
+     * roce_nics as patterns: a list, one comma-separated string, or a string that still looks
+     * like a flow list ({@code ["ens*f0", "ens*f1"]}) when it reached us unparsed.
+     */
+    static List<String> nicPatterns(Object v) {
+        if (v instanceof String s && s.strip().startsWith("[") && s.strip().endsWith("]")) {
+            String inner = s.strip().substring(1, s.strip().length() - 1);
+            List<String> out = new ArrayList<>();
+            for (String p : Values.toStringList(inner)) {
+                String t = p.strip();
+                if (t.length() >= 2 && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))) {
+                    t = t.substring(1, t.length() - 1);
+                }
+                if (!t.isEmpty()) out.add(t);
+            }
+            return out;
+        }
+        return Values.toStringList(v);
     }
 
     /** An extra fact gathered with the snapshot. */

@@ -16,4 +16,12 @@ class RegistryTest {
         }
         assertEquals("sysctl", ModuleRegistry.builtin().find("ansible.posix.sysctl").name());
     }
+
+    @Test
+    void roceNicsAcceptsListsStringsAndUnparsedFlowLists() {
+        assertEquals(java.util.List.of("ens*f0", "ens*f1"), RoceHost.nicPatterns("[\"ens*f0\", 'ens*f1']"));
+        assertEquals(java.util.List.of("a", "b"), RoceHost.nicPatterns("a, b"));
+        assertEquals(java.util.List.of("x"), RoceHost.nicPatterns(java.util.List.of("x")));
+        assertEquals(java.util.List.of(), RoceHost.nicPatterns(null));
+    }
 }
