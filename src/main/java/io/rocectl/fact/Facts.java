@@ -1,0 +1,56 @@
+package io.rocectl.fact;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The catalogue of facts rocectl gathers; each is a constant shell snippet and a parser. */
+public final class Facts {
+    /** rocectl's own table names (read separately to compare its content). */
+    public static final String ROCECTL_RT_TABLES = "/etc/iproute2/rt_tables.d/rocectl.conf";
+
+    public static final Fact<String> HOSTNAME = new Fact<>("hostname", "uname -n", String::strip);
+    public static final Fact<String> FQDN = new Fact<>("fqdn", "hostname -f 2>/dev/null || uname -n", String::strip);
+    public static final Fact<String> KERNEL = new Fact<>("kernel", "uname -r", String::strip);
+    public static final Fact<String> ARCH = new Fact<>("arch", "uname -m", String::strip);
+    public static final Fact<Map<String, String>> OS_RELEASE = new Fact<>("os_release",
+            "cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release", KeyValues::parse);
+    public static final Fact<List<Iface>> ADDR = new Fact<>("addr", "ip -j addr show", IpJson::addr);
+    public static final Fact<RtTables> RT_TABLES = new Fact<>("rt_tables",
+            "cat /usr/share/iproute2/rt_tables /usr/lib/iproute2/rt_tables /etc/iproute2/rt_tables "
+                    + "/usr/share/iproute2/rt_tables.d/*.conf /etc/iproute2/rt_tables.d/*.conf 2>/dev/null",
+            RtTables::parse);
+    public static final Fact<String> RULES = new Fact<>("rules", "ip -j -4 rule show", s -> s);
+    public static final Fact<String> ROUTES = new Fact<>("routes", "ip -j -4 route show table all", s -> s);
+    public static final Fact<List<Neigh>> NEIGH = new Fact<>("neigh", "ip -j -4 neigh show", IpJson::neigh);
+    public static final Fact<List<RdmaPort>> RDMA = new Fact<>("rdma", RdmaSysfs.SHELL, RdmaSysfs::parse);
+    public static final Fact<SshConnection> SSH = new Fact<>("ssh",
+            "printf '%s\\n' \"${SSH_CONNECTION:-}\"", SshConnection::parse);
+    /** Whether rocectl's rt_tables file exists, and its content. */
+    public static final Fact<Optional<String>> ROCECTL_TABLES = new Fact<>("rocectl_rt_tables",
+            "if [ -e " + ROCECTL_RT_TABLES + " ]; then echo present; cat " + ROCECTL_RT_TABLES + "; fi",
+            s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
+    /** Default route via the main table: "dev X via Y". */
+    public static final Fact<String> DEFAULT_ROUTE = new Fact<>("default_route",
+            "ip -j -4 route show default table main", s -> s);
+    /**
+     * Live sysctl values for the slash-separated names given as the script's arguments
+     * ("net/ipv4/conf/all/arp_ignore"); names that do not exist are left out.
+     */
+    public static final Fact<Map<String, String>> SYSCTL_ARGS = new Fact<>("sysctl",
+            "for k in \"$@\"; do [ -r \"/proc/sys/$k\" ] && printf '%s=%s\\n' \"$k\" \"$(cat \"/proc/sys/$k\")\"; done",
+            KeyValues::parse);
+
+    /** ARP/rp_filter sysctls of every interface and the neighbour table thresholds, as path=value. */
+    public static final Fact<Map<String, String>> SYSCTL_NET = new Fact<>("sysctl_net",
+            "(cd /proc/sys && for f in net/ipv4/conf/*/arp_ignore net/ipv4/conf/*/arp_announce net/ipv4/conf/*/rp_filter "
+                    + "net/ipv4/conf/*/arp_accept net/ipv4/neigh/default/gc_thresh1 net/ipv4/neigh/default/gc_thresh2 "
+                    + "net/ipv4/neigh/default/gc_thresh3; do [ -r \"$f\" ] && printf '%s=%s\\n' \"$f\" \"$(cat \"$f\")\"; done)",
+            KeyValues::parse);
+    /** The file named by $1: "present" and its content, or nothing when absent. */
+    public static final Fact<Optional<String>> FILE_ARG1 = new Fact<>("file1",
+            "if [ -e \"$1\" ]; then echo present; cat -- \"$1\"; fi",
+            s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
+
+    private Facts() {}
+}

@@ -1,0 +1,69 @@
+package io.rocectl.fact;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The RDMA layout under {@code /sys/class/infiniband}: devices, ports, the netdevs behind them
+ * and the populated GID table with types. A host without that directory (no RDMA hardware, or a
+ * lab namespace) prints nothing, which parses as no ports: that is normal, not an error.
+ */
+public final class RdmaSysfs {
+    /** Prints "net DEV NETDEV", "port DEV P LINKLAYER STATE", "gid DEV P IDX GID NDEV TYPE" lines. */
+    public static final String SHELL = String.join("\n",
+            "for d in /sys/class/infiniband/*; do [ -d \"$d\" ] || continue; dev=${d##*/}",
+            " for n in \"$d\"/device/net/*; do [ -e \"$n\" ] && echo \"net $dev ${n##*/}\"; done",
+            " for p in \"$d\"/ports/*; do [ -d \"$p\" ] || continue; port=${p##*/}",
+            "  echo \"port $dev $port $(cat \"$p/link_layer\" 2>/dev/null || echo -) $(cat \"$p/state\" 2>/dev/null)\"",
+            "  for g in \"$p\"/gids/*; do [ -e \"$g\" ] || continue; i=${g##*/}; gid=$(cat \"$g\" 2>/dev/null) || continue",
+            "   case $gid in ''|0000:0000:0000:0000:0000:0000:0000:0000|fe80:0000:0000:0000:0000:0000:0000:0000) continue;; esac",
+            "   t=$(cat \"$p/gid_attrs/types/$i\" 2>/dev/null); nd=$(cat \"$p/gid_attrs/ndevs/$i\" 2>/dev/null)",
+            "   echo \"gid $dev $port $i $gid ${nd:--} ${t:-unknown}\"",
+            "  done",
+            " done",
+            "done");
+
+    private RdmaSysfs() {}
+
+    public static List<RdmaPort> parse(String text) {
+        Map<String, Set<String>> devNets = new LinkedHashMap<>();
+        Map<String, String[]> ports = new LinkedHashMap<>();
+        Map<String, List<Gid>> gids = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            String[] p = line.strip().split("\\s+", 7);
+            if (p.length < 3) continue;
+            switch (p[0]) {
+                case "net" -> devNets.computeIfAbsent(p[1], k -> new LinkedHashSet<>()).add(p[2]);
+                case "port" -> {
+                    if (p.length >= 4) {
+                        String state = line.strip().split("\\s+", 5).length == 5 ? line.strip().split("\\s+", 5)[4] : "";
+                        ports.put(p[1] + " " + p[2], new String[] {p[1], p[2], p[3], state});
+                    }
+                }
+                case "gid" -> {
+                    if (p.length == 7) {
+                        String type = p[6];
+                        gids.computeIfAbsent(p[1] + " " + p[2], k -> new ArrayList<>())
+                                .add(new Gid(Integer.parseInt(p[3]), p[4], type, "-".equals(p[5]) ? "" : p[5]));
+                    }
+                }
+                default -> { }
+            }
+        }
+        List<RdmaPort> out = new ArrayList<>();
+        for (String[] port : ports.values()) {
+            String key = port[0] + " " + port[1];
+            List<Gid> g = gids.getOrDefault(key, List.of());
+            Set<String> nets = new LinkedHashSet<>();
+            for (Gid x : g) if (!x.ndev().isEmpty()) nets.add(x.ndev());
+            long portsOfDev = ports.values().stream().filter(q -> q[0].equals(port[0])).count();
+            if (nets.isEmpty() || portsOfDev == 1) nets.addAll(devNets.getOrDefault(port[0], Set.of()));
+            out.add(new RdmaPort(port[0], Integer.parseInt(port[1]), new ArrayList<>(nets), port[3], port[2], g));
+        }
+        return out;
+    }
+}

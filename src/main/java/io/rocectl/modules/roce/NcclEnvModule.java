@@ -1,0 +1,52 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.RemoteFile;
+import io.rocectl.module.TaskContext;
+import io.rocectl.op.NcclConf;
+
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.TransportException;
+
+import java.util.Map;
+
+/**
+ * {@code nccl_env}: writes {@code /etc/nccl.conf} (argument {@code path}) from the RoCE facts:
+ * {@code NCCL_IB_HCA} (the RDMA devices:ports of the RoCE NICs), {@code NCCL_IB_GID_INDEX} (the
+ * RoCE v2 IPv4 GID index, when all NICs agree), {@code NCCL_SOCKET_IFNAME} (argument
+ * {@code socket_ifname} / variable {@code roce_nccl_socket_ifname}; default the management
+ * interface), {@code NCCL_IB_TC} (argument {@code ib_tc} / variable {@code roce_nccl_ib_tc},
+ * default 128). Other lines of the file are kept. Skipped (ok, with a message) when no RoCE NIC
+ * has an RDMA device.
+ */
+public final class NcclEnvModule implements Module {
+    @Override
+    public String name() { return "nccl_env"; }
+
+    @Override
+    public ArgSpec args() {
+        return ArgSpec.builder().opt("path", ArgSpec.Type.STR).opt("socket_ifname", ArgSpec.Type.STR)
+                .opt("ib_tc", ArgSpec.Type.INT).opt("roce_nics", ArgSpec.Type.ANY).opt("roce_subnet", ArgSpec.Type.STR);
+    }
+
+    @Override
+    public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        String path = ctx.str("path", "/etc/nccl.conf");
+        RoceHost h = RoceHost.gather(ctx);
+        Object sock = RoceHost.setting(ctx, "socket_ifname", "roce_nccl_socket_ifname");
+        Map<String, String> s = NcclConf.settings(h.sel().nics(), sock == null ? h.sel().mgmtIf() : sock.toString(),
+                RoceHost.intSetting(ctx, "ib_tc", "roce_nccl_ib_tc", 128));
+        if (s.isEmpty()) {
+            return ModuleResult.ok("skipped: no RDMA device behind the " + h.sel().nics().size()
+                    + " selected NIC(s), " + path + " not written").withData(Map.of("skipped", true));
+        }
+        String cur = RemoteFile.read(ctx, path).orElse("");
+        String next = NcclConf.apply(cur, s);
+        if (next.equals(cur)) return ModuleResult.ok(path + " already right").withData(Map.of("settings", s));
+        if (!ctx.check()) RemoteFile.writeAtomic(ctx, path, next, "0644");
+        return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s))
+                .withDiff("--- " + path + "\n" + cur + "+++ " + path + "\n" + next);
+    }
+}

@@ -1,0 +1,86 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.fact.Facts;
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.RemoteFile;
+import io.rocectl.module.TaskContext;
+import io.rocectl.module.Values;
+import io.rocectl.op.ArpPlan;
+import io.rocectl.op.ArpPlanner;
+import io.rocectl.op.RoceNic;
+import io.rocectl.transport.Cmd;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.TransportException;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code roce_arp}: the ARP half of the seeds' fix, see {@link ArpPlanner} for what and why.
+ * Arguments (host variable fallback in parentheses): {@code rp_filter} ({@code roce_rp_filter}),
+ * {@code arp_accept} ({@code roce_arp_accept}), {@code peer_nics} ({@code roce_peer_nics}: how
+ * many RoCE NICs the cluster has; default: the sum of {@code hostvars[h].roce.nics} over
+ * {@code play_hosts}, or play hosts x local NICs; 0 disables neighbour table sizing),
+ * {@code sysctl_file} (default {@code /etc/sysctl.d/90-rocectl-roce.conf}),
+ * {@code flush} (default true).
+ */
+public final class RoceArpModule implements Module {
+    public static final String DEFAULT_FILE = "/etc/sysctl.d/90-rocectl-roce.conf";
+
+    @Override
+    public String name() { return "roce_arp"; }
+
+    @Override
+    public ArgSpec args() {
+        return ArgSpec.builder().opt("rp_filter", ArgSpec.Type.INT).opt("arp_accept", ArgSpec.Type.INT)
+                .opt("peer_nics", ArgSpec.Type.INT).opt("sysctl_file", ArgSpec.Type.STR).opt("flush", ArgSpec.Type.BOOL)
+                .opt("roce_nics", ArgSpec.Type.ANY).opt("roce_subnet", ArgSpec.Type.STR);
+    }
+
+    static int peerNics(TaskContext ctx, int localNics) {
+        Object v = RoceHost.setting(ctx, "peer_nics", "roce_peer_nics");
+        if (v != null) return Values.toInt(v, 0, "peer_nics");
+        Map<String, List<RoceNic>> peers = PlayPeers.of(ctx);
+        int sum = peers.values().stream().mapToInt(List::size).sum();
+        if (sum > 0) return sum;
+        return Math.max(1, peers.size()) * localNics;
+    }
+
+    private static Integer optInt(TaskContext ctx, String arg, String var) {
+        Object v = RoceHost.setting(ctx, arg, var);
+        return v == null || v.toString().isBlank() ? null : Values.toInt(v, 0, arg);
+    }
+
+    @Override
+    public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        String file = ctx.str("sysctl_file", DEFAULT_FILE);
+        RoceHost h = RoceHost.gather(ctx, List.of(Facts.SYSCTL_NET, Facts.FILE_ARG1), file);
+        List<String> nics = h.sel().nics().stream().map(RoceNic::name).toList();
+        if (nics.isEmpty()) return ModuleResult.ok("no RoCE NICs selected" + RoceRoutingModule.notes(h.sel().notes()));
+        ArpPlan p = ArpPlanner.plan(new ArpPlanner.Input(nics, h.get(Facts.SYSCTL_NET), h.get(Facts.FILE_ARG1).orElse(""),
+                optInt(ctx, "rp_filter", "roce_rp_filter"), optInt(ctx, "arp_accept", "roce_arp_accept"),
+                peerNics(ctx, nics.size())));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("live", p.live());
+        data.put("notes", p.notes());
+        String diff = String.join("\n", p.diff());
+        if (p.empty()) return ModuleResult.ok("ARP sysctls already right on " + String.join(",", nics)).withData(data);
+        boolean flush = ctx.bool("flush", true) && !p.flush().isEmpty();
+        data.put("flushed", flush ? p.flush() : List.of());
+        if (ctx.check()) return ModuleResult.changed("would set " + p.live().size() + " live value(s)"
+                + (p.fileChange() ? " and write " + file : "")).withData(data).withDiff(diff);
+        if (p.fileChange()) RemoteFile.writeAtomic(ctx, file, p.fileContent(), "0644");
+        if (!p.live().isEmpty()) {
+            StringBuilder in = new StringBuilder();
+            p.live().forEach((k, v) -> in.append(k).append(' ').append(v).append('\n'));
+            String script = "set -e\nwhile read -r p v; do printf '%s\\n' \"$v\" > \"/proc/sys/$p\"; done\n"
+                    + "for d in \"$@\"; do ip -4 neigh flush dev \"$d\"; done";
+            ctx.runOk(Cmd.script(script, flush ? p.flush() : List.of()).withStdin(in.toString()));
+        }
+        return ModuleResult.changed("set " + p.live().size() + " live value(s)" + (p.fileChange() ? ", wrote " + file : "")
+                + (flush ? ", flushed neighbours of " + String.join(",", p.flush()) : "")).withData(data).withDiff(diff);
+    }
+}

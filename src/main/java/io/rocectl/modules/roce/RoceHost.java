@@ -1,0 +1,105 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.fact.Fact;
+import io.rocectl.fact.FactScript;
+import io.rocectl.fact.NetSnapshot;
+import io.rocectl.module.ModuleException;
+import io.rocectl.module.TaskContext;
+import io.rocectl.module.Values;
+import io.rocectl.op.NicSelection;
+import io.rocectl.op.NicSelector;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.TransportException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A host's network snapshot and RoCE NIC selection, gathered in one round trip. The gather runs
+ * WITHOUT become (it only reads), so {@code SSH_CONNECTION} reaches it: sudo would clear it.
+ * Selection settings are read from the task's arguments first, then from host variables:
+ * {@code roce_nics}, {@code roce_subnet}, {@code roce_force_mgmt}, {@code roce_mgmt_if}.
+ */
+public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> sections) {
+
+    public static RoceHost gather(TaskContext ctx)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        return gather(ctx, List.of());
+    }
+
+    /**
+     * Gathers the snapshot plus extra facts in the same round trip; {@code args} are the
+     * script's $1.. (for extra facts that need a value, such as a file path).
+     */
+    public static RoceHost gather(TaskContext ctx, List<Fact<?>> extra, String... args)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);
+        all.addAll(extra);
+        ExecResult r = ctx.connection().exec(FactScript.command(all, args), ctx.commandTimeout());
+        NetSnapshot snap;
+        Map<String, String> sections = FactScript.split(r.stdout());
+        try {
+            snap = NetSnapshot.parse(r.stdout());
+        } catch (RuntimeException e) {
+            throw new ModuleException("cannot read the network state: " + e.getMessage(), e);
+        }
+        if (snap.ifaces().isEmpty()) {
+            throw new ModuleException("no interfaces from 'ip -j addr' (iproute2 missing or too old?)");
+        }
+        Object subnet = setting(ctx, "roce_subnet");
+        Object host = ctx.vars().get("ansible_host");
+        Object mgmt = setting(ctx, "roce_mgmt_if");
+        NicSelector.Criteria c = new NicSelector.Criteria(nicPatterns(setting(ctx, "roce_nics")),
+                subnet == null || subnet.toString().isBlank() ? null : subnet.toString().strip(),
+                Values.toBool(setting(ctx, "roce_force_mgmt"), false, "roce_force_mgmt"),
+                host == null ? null : host.toString(), mgmt == null ? null : mgmt.toString());
+        try {
+            return new RoceHost(snap, NicSelector.select(snap, c), sections);
+        } catch (IllegalArgumentException e) {
+            throw new ModuleException(e.getMessage());
+        }
+    }
+
+    /**
+     * roce_nics as patterns: a list, one comma-separated string, or a string that still looks
+     * like a flow list ({@code ["ens*f0", "ens*f1"]}) when it reached us unparsed.
+     */
+    static List<String> nicPatterns(Object v) {
+        if (v instanceof String s && s.strip().startsWith("[") && s.strip().endsWith("]")) {
+            String inner = s.strip().substring(1, s.strip().length() - 1);
+            List<String> out = new ArrayList<>();
+            for (String p : Values.toStringList(inner)) {
+                String t = p.strip();
+                if (t.length() >= 2 && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))) {
+                    t = t.substring(1, t.length() - 1);
+                }
+                if (!t.isEmpty()) out.add(t);
+            }
+            return out;
+        }
+        return Values.toStringList(v);
+    }
+
+    /** An extra fact gathered with the snapshot. */
+    public <T> T get(Fact<T> fact) {
+        return FactScript.get(sections, fact);
+    }
+
+    /** A task argument, else the host variable of the same name, else null. */
+    public static Object setting(TaskContext ctx, String name) {
+        Object v = ctx.args().get(name);
+        return v != null ? v : ctx.vars().get(name);
+    }
+
+    /** Task argument {@code arg}, else host variable {@code var}, else null. */
+    public static Object setting(TaskContext ctx, String arg, String var) {
+        Object v = ctx.args().get(arg);
+        return v != null ? v : ctx.vars().get(var);
+    }
+
+    public static int intSetting(TaskContext ctx, String arg, String var, int def) {
+        return Values.toInt(setting(ctx, arg, var), def, arg);
+    }
+}

@@ -1,0 +1,118 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.fact.HostFiles;
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.RemoteFile;
+import io.rocectl.module.TaskContext;
+import io.rocectl.op.FileChange;
+import io.rocectl.op.PersistPlan;
+import io.rocectl.op.PersistPlanner;
+import io.rocectl.op.PersistRoutes;
+import io.rocectl.op.RoutingPlanner;
+import io.rocectl.transport.Cmd;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.TransportException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code roce_persist}: makes the per-NIC rules and routes survive a reboot in whatever brings the
+ * host's network up (see {@link PersistPlanner} for detection and {@code io.rocectl.op.*Persist}
+ * for each format). Arguments (host variable fallback in parentheses): {@code mode}
+ * ({@code roce_persist}: auto|netplan|nm|networkd|ifupdown|script, default auto),
+ * {@code systemctl} ({@code roce_systemctl}: auto|never, default auto; a lab host must say never),
+ * {@code table_base} ({@code roce_table_base}), {@code gateway} ({@code roce_gateway}).
+ */
+public final class RocePersistModule implements Module {
+    @Override
+    public String name() { return "roce_persist"; }
+
+    @Override
+    public ArgSpec args() {
+        return ArgSpec.builder().opt("mode", ArgSpec.Type.STR).opt("systemctl", ArgSpec.Type.STR)
+                .opt("table_base", ArgSpec.Type.INT).opt("gateway", ArgSpec.Type.ANY)
+                .opt("roce_nics", ArgSpec.Type.ANY).opt("roce_subnet", ArgSpec.Type.STR);
+    }
+
+    @Override
+    public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        RoceHost h = RoceHost.gather(ctx);
+        HostFiles files = HostFiles.parse(ctx.runOk(HostFiles.command()).stdout());
+        String mode = String.valueOf(orDefault(RoceHost.setting(ctx, "mode", "roce_persist"), "auto")).strip();
+        String sc = String.valueOf(orDefault(RoceHost.setting(ctx, "systemctl", "roce_systemctl"), "auto")).strip();
+        if (!sc.equals("auto") && !sc.equals("never")) return ModuleResult.failed("roce_systemctl must be auto or never, got '" + sc + "'");
+        int base = RoceHost.intSetting(ctx, "table_base", "roce_table_base", RoutingPlanner.DEFAULT_BASE);
+        PersistRoutes routes = new PersistRoutes(h.sel().nics(), base,
+                RoceRoutingModule.gateways(RoceHost.setting(ctx, "gateway", "roce_gateway"), h.sel().nics()));
+        PersistPlan p;
+        try {
+            p = PersistPlanner.plan(files, routes, mode, sc.equals("auto"));
+        } catch (IllegalArgumentException | io.rocectl.fact.FactParseException e) {
+            return ModuleResult.failed(e.getMessage());
+        }
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("mode", p.mode());
+        data.put("reason", p.reason());
+        data.put("files", p.changes().stream().map(FileChange::path).toList());
+        data.put("commands", p.commands());
+        data.put("notes", p.notes());
+        String diff = diff(p, files);
+        if (p.changes().isEmpty()) {
+            return ModuleResult.ok("persisted with " + p.mode() + " (" + p.reason() + ")").withData(data);
+        }
+        if (!ctx.check()) apply(ctx, p);
+        return ModuleResult.changed((ctx.check() ? "would persist" : "persisted") + " with " + p.mode() + ": "
+                + p.changes().size() + " file(s)" + (p.notes().isEmpty() ? "" : "; " + String.join("; ", p.notes())))
+                .withData(data).withDiff(diff);
+    }
+
+    private static Object orDefault(Object v, Object d) {
+        return v == null || v.toString().isBlank() ? d : v;
+    }
+
+    static void apply(TaskContext ctx, PersistPlan p) throws TransportException, CommandTimeoutException, InterruptedException {
+        List<String> rm = new ArrayList<>();
+        List<String> links = new ArrayList<>();
+        for (FileChange c : p.changes()) {
+            if (c.isLink()) {
+                if (c.linkTarget().isEmpty()) rm.add(c.path());
+                else { links.add(c.linkTarget()); links.add(c.path()); }
+            } else if (c.content() == null) {
+                rm.add(c.path());
+            } else {
+                RemoteFile.writeAtomic(ctx, c.path(), c.content(), c.mode());
+            }
+        }
+        if (!rm.isEmpty()) ctx.runOk(Cmd.script("rm -f -- \"$@\"", rm));
+        if (!links.isEmpty()) {
+            ctx.runOk(Cmd.script("while [ $# -ge 2 ]; do mkdir -p -- \"$(dirname -- \"$2\")\"; ln -sfn -- \"$1\" \"$2\"; shift 2; done", links));
+        }
+        for (String c : p.commands()) {
+            if (c.equals("systemctl daemon-reload")) ctx.runOk(Cmd.of("systemctl", "daemon-reload"));
+            if (c.equals("nmcli connection reload")) ctx.runOk(Cmd.of("nmcli", "connection", "reload"));
+        }
+    }
+
+    static String diff(PersistPlan p, HostFiles files) {
+        StringBuilder sb = new StringBuilder();
+        for (FileChange c : p.changes()) {
+            if (c.isLink()) {
+                sb.append(c.linkTarget().isEmpty() ? "- link " + c.path() : "+ link " + c.path() + " -> " + c.linkTarget()).append('\n');
+            } else if (c.content() == null) {
+                sb.append("- file ").append(c.path()).append('\n');
+            } else {
+                sb.append("--- ").append(c.path()).append('\n');
+                String old = files.files().get(c.path());
+                if (old != null) for (String l : old.split("\n")) sb.append("-").append(l).append('\n');
+                sb.append("+++ ").append(c.path()).append('\n');
+                for (String l : c.content().split("\n")) sb.append("+").append(l).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,69 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.fact.IpJson;
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.TaskContext;
+import io.rocectl.module.Values;
+import io.rocectl.op.RouteCheck;
+import io.rocectl.op.RoceNic;
+import io.rocectl.op.RoutingPlanner;
+import io.rocectl.transport.Cmd;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.TransportException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * {@code roce_verify}: asks the kernel {@code ip route get PEER from SRC} for each local RoCE NIC
+ * and each peer RoCE address of the play (see {@link RouteCheck}), all in one
+ * {@code ip -j -force -batch}; fails listing every answer that uses another dev or table.
+ * Arguments: {@code sample} (peers per NIC, 0 = all), {@code peers} (explicit address list
+ * instead of hostvars), {@code table_base} ({@code roce_table_base}). Never changes anything.
+ */
+public final class RoceVerifyModule implements Module {
+    @Override
+    public String name() { return "roce_verify"; }
+
+    @Override
+    public ArgSpec args() {
+        return ArgSpec.builder().opt("sample", ArgSpec.Type.INT).opt("peers", ArgSpec.Type.LIST)
+                .opt("table_base", ArgSpec.Type.INT).opt("roce_nics", ArgSpec.Type.ANY).opt("roce_subnet", ArgSpec.Type.STR);
+    }
+
+    @Override
+    public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        RoceHost h = RoceHost.gather(ctx);
+        if (h.sel().nics().isEmpty()) return ModuleResult.ok("no RoCE NICs selected");
+        List<String> peers = new ArrayList<>();
+        if (ctx.has("peers")) {
+            peers.addAll(Values.toStringList(ctx.args().get("peers")));
+        } else {
+            TreeSet<String> s = new TreeSet<>();
+            for (List<RoceNic> l : PlayPeers.of(ctx).values()) for (RoceNic n : l) s.add(n.ip());
+            peers.addAll(s);
+        }
+        int base = RoceHost.intSetting(ctx, "table_base", "roce_table_base", RoutingPlanner.DEFAULT_BASE);
+        boolean gw = RoceHost.setting(ctx, "gateway", "roce_gateway") != null;
+        List<RouteCheck.Probe> probes = RouteCheck.probes(h.sel().nics(), peers, base, gw, ctx.integer("sample", 0));
+        if (probes.isEmpty()) return ModuleResult.ok("no peers to check (run roce_facts on every host first)");
+        StringBuilder in = new StringBuilder();
+        for (RouteCheck.Probe p : probes) in.append(p.batchLine()).append('\n');
+        ExecResult r = ctx.connection().exec(Cmd.of("ip", "-j", "-force", "-batch", "-").withStdin(in.toString()),
+                ctx.commandTimeout());
+        List<String> wrong = RouteCheck.wrong(probes, IpJson.routeGet(r.stdout(), h.snap().tables()));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("checked", probes.size());
+        data.put("wrong", wrong);
+        if (wrong.isEmpty()) return ModuleResult.ok("all " + probes.size() + " routes use the source NIC and its table").withData(data);
+        return ModuleResult.failed(wrong.size() + " of " + probes.size() + " routes are wrong: "
+                + String.join("; ", wrong.subList(0, Math.min(10, wrong.size()))) + (wrong.size() > 10 ? "; ..." : ""))
+                .withData(data);
+    }
+}

@@ -1,0 +1,101 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Module;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.RemoteFile;
+import io.rocectl.module.TaskContext;
+import io.rocectl.op.SysctlFile;
+import io.rocectl.transport.Cmd;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.TransportException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code sysctl} with ansible.posix.sysctl's arguments: {@code name}, {@code value},
+ * {@code state} (present|absent), {@code sysctl_file} (default {@code /etc/sysctl.d/99-rocectl.conf}),
+ * {@code reload} (default true), {@code sysctl_set}, {@code ignoreerrors}.
+ * <p>With {@code reload: true} it writes the file atomically AND sets the live value
+ * ({@code /proc/sys}); it reports changed only when either differed. With {@code reload: false}
+ * it ONLY writes the file: the running kernel keeps its old value until the next boot or
+ * {@code sysctl --system}. That is the trap the seeds warn about (ARP settings written but not
+ * live keep pairs broken); use {@code sysctl_set: true} to set the live value anyway.
+ * {@code state: absent} removes the key from the file and leaves the live value alone.
+ */
+public final class SysctlModule implements Module {
+    public static final String DEFAULT_FILE = "/etc/sysctl.d/99-rocectl.conf";
+
+    @Override
+    public String name() { return "sysctl"; }
+
+    @Override
+    public ArgSpec args() {
+        return ArgSpec.builder().req("name", ArgSpec.Type.STR).opt("value", ArgSpec.Type.ANY)
+                .opt("state", ArgSpec.Type.STR).opt("sysctl_file", ArgSpec.Type.STR).opt("reload", ArgSpec.Type.BOOL)
+                .opt("sysctl_set", ArgSpec.Type.BOOL).opt("ignoreerrors", ArgSpec.Type.BOOL)
+                .alias("key", "name").alias("val", "value");
+    }
+
+    @Override
+    public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        String name = ctx.str("name").strip();
+        String state = ctx.str("state", "present");
+        String file = ctx.str("sysctl_file", DEFAULT_FILE);
+        if (!state.equals("present") && !state.equals("absent")) {
+            return ModuleResult.failed("state must be present or absent, got '" + state + "'");
+        }
+        String path = SysctlFile.path(name);
+        if (path.contains("..") || !path.matches("[A-Za-z0-9_./:@-]+")) return ModuleResult.failed("bad sysctl name '" + name + "'");
+        String content = RemoteFile.read(ctx, file).orElse("");
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("name", name);
+        if (state.equals("absent")) {
+            String next = SysctlFile.remove(content, name);
+            if (next.equals(content)) return ModuleResult.ok(name + " not in " + file).withData(data);
+            if (!ctx.check()) RemoteFile.writeAtomic(ctx, file, next, "0644");
+            return ModuleResult.changed("removed " + name + " from " + file).withData(data).withDiff("- " + name);
+        }
+        if (!ctx.has("value")) return ModuleResult.failed("value is required with state=present");
+        String value = SysctlFile.norm(stringValue(ctx.args().get("value")));
+        boolean live = ctx.bool("reload", true) || ctx.bool("sysctl_set", false);
+        String next = SysctlFile.set(content, Map.of(name, value));
+        boolean fileChange = !next.equals(content);
+        String current = null;
+        if (live) {
+            ExecResult r = ctx.run(Cmd.script("cat -- \"/proc/sys/$1\"", path));
+            if (!r.ok()) {
+                if (ctx.bool("ignoreerrors", false)) live = false;
+                else return ModuleResult.failed("no such sysctl: " + name + " (" + r.stderr().strip() + ")");
+            } else {
+                current = SysctlFile.norm(r.stdout());
+            }
+        }
+        boolean liveChange = live && !value.equals(current);
+        data.put("value", value);
+        data.put("live_before", current == null ? "" : current);
+        if (!fileChange && !liveChange) return ModuleResult.ok(name + " = " + value).withData(data);
+        StringBuilder diff = new StringBuilder();
+        if (fileChange) diff.append("- ").append(file).append(": ").append(nz(SysctlFile.get(content, name)))
+                .append("\n+ ").append(file).append(": ").append(value).append('\n');
+        if (liveChange) diff.append("- live: ").append(current).append("\n+ live: ").append(value).append('\n');
+        if (!ctx.check()) {
+            if (fileChange) RemoteFile.writeAtomic(ctx, file, next, "0644");
+            if (liveChange) ctx.runOk(Cmd.script("printf '%s\\n' \"$2\" > \"/proc/sys/$1\"", path, value));
+        }
+        String msg = name + " = " + value + (fileChange ? " (file)" : "") + (liveChange ? " (live, was " + current + ")" : "")
+                + (ctx.bool("reload", true) || ctx.bool("sysctl_set", false) ? "" : "; reload: false, live value NOT set");
+        return ModuleResult.changed(msg).withData(data).withDiff(diff.toString());
+    }
+
+    private static String nz(String s) {
+        return s == null ? "(unset)" : s;
+    }
+
+    static String stringValue(Object v) {
+        if (v instanceof Boolean b) return b ? "1" : "0";
+        return String.valueOf(v);
+    }
+}

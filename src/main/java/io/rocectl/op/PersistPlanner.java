@@ -1,0 +1,89 @@
+package io.rocectl.op;
+
+import io.rocectl.fact.HostFiles;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Chooses how to persist a host's per-NIC rules and routes and plans the file changes (pure).
+ * <p>Detection order ({@code roce_persist: auto}): netplan (every RoCE NIC defined in
+ * {@code /etc/netplan/*.yaml}), NetworkManager (a keyfile per NIC), systemd-networkd (a
+ * {@code /etc/systemd/network/*.network} file matching each NIC and only it), ifupdown (an
+ * {@code iface NIC inet} stanza per NIC), else the script fallback. A forced mode that cannot
+ * carry the NICs is an error. Whatever the mode, the other mechanisms' rocectl entries are
+ * removed (switching modes leaves nothing behind), and networkd's
+ * {@code ManageForeignRoutingPolicyRules=no} is written whenever networkd is in use.
+ * <p>Follow-ups: {@code systemctl daemon-reload} when unit files changed and systemd is PID 1,
+ * {@code nmcli connection reload} when keyfiles changed and NetworkManager runs; both only with
+ * {@code systemctl: auto} (never in a lab whose namespaces share the machine's systemd).
+ */
+public final class PersistPlanner {
+    public static final List<String> MODES = List.of("auto", "netplan", "nm", "networkd", "ifupdown", "script");
+
+    private PersistPlanner() {}
+
+    public static PersistPlan plan(HostFiles host, PersistRoutes p, String mode, boolean systemctl) {
+        if (!MODES.contains(mode)) throw new IllegalArgumentException("roce_persist must be one of " + MODES + ", got '" + mode + "'");
+        Map<String, String> files = host.files();
+        List<String> notes = new ArrayList<>();
+        String chosen = mode, reason;
+        if (mode.equals("auto")) {
+            chosen = "script";
+            reason = "no network configuration carries every RoCE NIC; boot-time ip -batch unit";
+            Map<String, String> why = new LinkedHashMap<>();
+            why.put("netplan", NetplanPersist.unsupported(p, files));
+            why.put("nm", NmPersist.unsupported(p, files));
+            why.put("networkd", NetworkdPersist.unsupported(p, files));
+            why.put("ifupdown", IfupdownPersist.unsupported(p, files));
+            for (Map.Entry<String, String> e : why.entrySet()) {
+                if (e.getValue() == null && !p.nics().isEmpty()) {
+                    chosen = e.getKey();
+                    reason = "every RoCE NIC is configured by " + e.getKey();
+                    break;
+                }
+            }
+        } else {
+            reason = "forced by roce_persist=" + mode;
+        }
+        boolean networkd = NetworkdPersist.inUse(files, host.flag("networkd_enabled"));
+        PersistRoutes none = p.none();
+        List<FileChange> want = new ArrayList<>();
+        try {
+            want.addAll(NetplanPersist.render(chosen.equals("netplan") ? p : none, files));
+            want.addAll(NmPersist.render(chosen.equals("nm") ? p : none, files));
+            want.addAll(NetworkdPersist.render(chosen.equals("networkd") ? p : none, files, networkd));
+            want.addAll(IfupdownPersist.render(chosen.equals("ifupdown") ? p : none, files));
+            want.addAll(ScriptPersist.render(chosen.equals("script") ? p : none, host.flags().getOrDefault("ip", "/sbin/ip")));
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException("cannot persist with " + chosen + ": " + e.getMessage());
+        }
+        List<FileChange> changes = new ArrayList<>();
+        for (FileChange c : want) {
+            if (c.isLink()) {
+                String have = host.links().get(c.path());
+                if (!Objects.equals(c.linkTarget().isEmpty() ? null : c.linkTarget(), have)) changes.add(c);
+            } else if (!Objects.equals(c.content(), files.get(c.path()))) {
+                changes.add(c);
+            }
+        }
+        List<String> commands = new ArrayList<>();
+        boolean units = changes.stream().anyMatch(c -> c.path().startsWith("/etc/systemd/system/"));
+        if (units) {
+            if (!systemctl) notes.add("systemctl: never: unit files written, systemd not told");
+            else if (host.flag("systemd")) commands.add("systemctl daemon-reload");
+            else notes.add("systemd is not PID 1 here: the unit takes effect at the next boot");
+        }
+        boolean keyfiles = changes.stream().anyMatch(c -> NmPersist.isKeyfile(c.path()));
+        if (keyfiles && systemctl && host.flag("nm_running") && host.flag("nmcli")) commands.add("nmcli connection reload");
+        if (changes.stream().anyMatch(c -> c.path().equals(NetworkdPersist.CONF) && c.content() != null)) {
+            notes.add("networkd reads ManageForeignRoutingPolicyRules at start: restart systemd-networkd in a maintenance "
+                    + "window (or reboot) so it stops deleting foreign rules");
+        }
+        if (chosen.equals("netplan") && !changes.isEmpty()) notes.add("netplan: not applied now (live state is already right)");
+        return new PersistPlan(chosen, reason, changes, commands, notes);
+    }
+}

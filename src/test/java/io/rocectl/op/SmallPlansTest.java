@@ -1,0 +1,74 @@
+package io.rocectl.op;
+
+import io.rocectl.fact.IpJson;
+import io.rocectl.fact.Neigh;
+import io.rocectl.fact.RtTables;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** NeighPlanner, RouteCheck, NcclConf. */
+class SmallPlansTest {
+    static final List<RoceNic> NICS = NicSelector.select(RoceFixtures.snapshot("8nic"),
+            new NicSelector.Criteria(List.of(), null, false, null, null)).nics();
+
+    @Test
+    void neighFindsOnlyWrongMacsOnRoceNics() {
+        String json = "[{\"dst\":\"192.168.100.21\",\"dev\":\"ens1f0np0\",\"lladdr\":\"b8:3f:d2:4c:12:5b\",\"state\":[\"STALE\"]},"
+                + "{\"dst\":\"192.168.100.21\",\"dev\":\"ens2f0np0\",\"lladdr\":\"B8:3F:D2:4C:10:5A\",\"state\":[\"REACHABLE\"]},"
+                + "{\"dst\":\"192.168.100.22\",\"dev\":\"ens1f0np0\",\"state\":[\"FAILED\"]},"
+                + "{\"dst\":\"192.168.100.23\",\"dev\":\"ens3f0np0\",\"lladdr\":\"02:00:00:00:00:01\",\"state\":[\"PERMANENT\"]},"
+                + "{\"dst\":\"10.10.1.1\",\"dev\":\"eno1\",\"lladdr\":\"00:1c:73:00:00:01\",\"state\":[\"REACHABLE\"]},"
+                + "{\"dst\":\"192.168.100.99\",\"dev\":\"ens1f0np0\",\"lladdr\":\"02:00:00:00:00:99\",\"state\":[\"STALE\"]}]";
+        List<Neigh> n = IpJson.neigh(json);
+        Map<String, String> want = Map.of("192.168.100.21", "b8:3f:d2:4c:10:5a", "192.168.100.22", "b8:3f:d2:4c:12:5b",
+                "192.168.100.23", "b8:3f:d2:4c:14:5c", "10.10.1.1", "ff:ff:ff:ff:ff:ff");
+        List<NeighPlanner.Wrong> w = NeighPlanner.plan(NICS.stream().map(RoceNic::name).toList(), n, want);
+        assertEquals(List.of("neigh del 192.168.100.21 dev ens1f0np0", "neigh del 192.168.100.23 dev ens3f0np0"),
+                w.stream().map(NeighPlanner.Wrong::batchLine).toList());
+        assertTrue(w.get(1).permanent());
+    }
+
+    @Test
+    void routeCheckJudgesDevAndTable() {
+        List<RoceNic> two = NICS.subList(0, 2);
+        List<RouteCheck.Probe> probes = RouteCheck.probes(two, List.of("192.168.100.11", "192.168.100.21", "192.168.100.22",
+                "10.0.0.5"), 100, false, 0);
+        assertEquals(5, probes.size(), "own address and other subnets are skipped");
+        assertEquals(1, RouteCheck.probes(two, List.of("192.168.100.21", "192.168.100.22"), 100, false, 1).stream()
+                .filter(p -> p.nic().name().equals("ens1f0np0")).count());
+        // captured from a host before the fix: everything leaves through the first NIC, main table
+        String before = "[{\"dst\":\"192.168.100.21\",\"from\":\"192.168.100.11\",\"dev\":\"ens1f0np0\",\"flags\":[],\"uid\":0,\"cache\":[]}]\n"
+                + "[{\"dst\":\"192.168.100.22\",\"from\":\"192.168.100.11\",\"dev\":\"ens1f0np0\",\"flags\":[],\"uid\":0,\"cache\":[]}]\n"
+                + "[{\"dst\":\"192.168.100.11\",\"from\":\"192.168.100.12\",\"dev\":\"ens1f0np0\",\"flags\":[],\"uid\":0,\"cache\":[]}]\n"
+                + "[{\"dst\":\"192.168.100.21\",\"from\":\"192.168.100.12\",\"dev\":\"ens1f0np0\",\"flags\":[],\"uid\":0,\"cache\":[]}]\n";
+        List<String> wrong = RouteCheck.wrong(probes, IpJson.routeGet(before, new RtTables()));
+        assertEquals(5, wrong.size(), wrong.toString());
+        assertTrue(wrong.contains("ens2f0np0: 192.168.100.22 from 192.168.100.12: no route"), wrong.toString());
+        String after = before.replace("\"dev\":\"ens1f0np0\",\"flags\"", "\"dev\":\"ens1f0np0\",\"table\":\"roce_ens1f0np0\",\"flags\"")
+                .replace("\"from\":\"192.168.100.12\",\"dev\":\"ens1f0np0\",\"table\":\"roce_ens1f0np0\"",
+                        "\"from\":\"192.168.100.12\",\"dev\":\"ens2f0np0\",\"table\":\"101\"")
+                + "[{\"dst\":\"192.168.100.22\",\"from\":\"192.168.100.12\",\"dev\":\"ens2f0np0\",\"table\":\"roce_ens2f0np0\",\"flags\":[]}]\n";
+        RtTables t = RtTables.parse("100 roce_ens1f0np0\n101 roce_ens2f0np0\n");
+        assertEquals(List.of(), RouteCheck.wrong(probes, IpJson.routeGet(after, t)));
+    }
+
+    @Test
+    void ncclConfFromFactsKeepsOtherLines() {
+        Map<String, String> s = NcclConf.settings(NICS, "eno1", 128);
+        assertEquals("mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1", s.get("NCCL_IB_HCA"));
+        assertEquals("3", s.get("NCCL_IB_GID_INDEX"));
+        assertEquals("eno1", s.get("NCCL_SOCKET_IFNAME"));
+        assertEquals("128", s.get("NCCL_IB_TC"));
+        String cur = "NCCL_DEBUG=WARN\nNCCL_IB_TC=106\n";
+        String next = NcclConf.apply(cur, s);
+        assertTrue(next.startsWith("NCCL_DEBUG=WARN\nNCCL_IB_TC=128\nNCCL_IB_HCA=mlx5_0:1,"), next);
+        assertEquals(next, NcclConf.apply(next, s), "idempotent");
+        RoceNic noRdma = new RoceNic("r0", "10.0.0.1", 24, "", 1500, "UP", true, "", 0, -1, 0);
+        assertTrue(NcclConf.settings(List.of(noRdma), "eth0", 128).isEmpty());
+    }
+}
