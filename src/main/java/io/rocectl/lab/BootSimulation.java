@@ -134,6 +134,13 @@ final class BootSimulation {
         return Shell.check(Cmd.of(Shell.concat(Shell.inHost(h), argv)));
     }
 
+    /** Like {@link #hostBatch} but carries on past failing lines ({@code ip -force}), ignoring the result. */
+    static void hostBatchForce(LabHost h, List<String> lines) {
+        if (lines.isEmpty()) return;
+        Shell.run(Cmd.of(Shell.concat(Shell.inHost(h), List.of("ip", "-force", "-batch", "-")))
+                .withStdin(String.join("\n", lines) + "\n"));
+    }
+
     static void hostBatch(LabHost h, List<String> lines) {
         if (lines.isEmpty()) return;
         Shell.check(Cmd.of(Shell.concat(Shell.inHost(h), List.of("ip", "-batch", "-")))

@@ -45,14 +45,18 @@ public final class NftRules {
         sb.append("table inet ").append(LOSS_TABLE).append(" {\n");
         sb.append("  chain input {\n    type filter hook input priority filter - 1; policy accept;\n");
         for (String n : nicNames) {
-            sb.append("    iifname \"").append(n).append("\" numgen random mod 100 < ").append(pct).append(" drop\n");
+            sb.append("    iifname \"").append(n).append('"').append(random(pct)).append(" drop\n");
         }
         sb.append("  }\n  chain output {\n    type filter hook output priority filter - 1; policy accept;\n");
         for (String n : nicNames) {
-            sb.append("    oifname \"").append(n).append("\" numgen random mod 100 < ").append(pct).append(" drop\n");
+            sb.append("    oifname \"").append(n).append('"').append(random(pct)).append(" drop\n");
         }
         sb.append("  }\n}\n");
         return sb.toString();
+    }
+
+    private static String random(int pct) {
+        return pct == 100 ? "" : " numgen random mod 100 < " + pct;
     }
 
     /** "Create if missing, then delete": leaves no table behind whether or not it existed. */
