@@ -1,0 +1,158 @@
+package io.rocectl.lab;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The two processes of a lab host, started detached ({@code setsid}) and tracked by PID:
+ * the holder, which owns the host's UTS and mount namespaces (hostname, private /etc, clean /root,
+ * a sysfs of its network namespace), and the host's sshd, started inside the holder's namespaces.
+ */
+final class HostProcesses {
+    /**
+     * Runs as the holder: $1 hostname, $2 host dir, $3 /etc/netns/NS. /etc becomes a copy-on-write
+     * overlay (writes stay in $2/etc.upper), then each /etc/netns/NS entry is bind-mounted over its
+     * /etc path, as {@code ip netns exec} does (the /etc/netns/NS directory is first bound to
+     * $2/etc.netns, outside /etc, so the binds reach the real directory and not the overlay).
+     */
+    static final String HOLDER_SCRIPT = String.join("\n",
+            "set -e",
+            "hostname \"$1\"",
+            "mount --bind \"$3\" \"$2/etc.netns\"",
+            "mount -t overlay rocectl-lab-etc -o \"lowerdir=/etc,upperdir=$2/etc.upper,workdir=$2/etc.work\" /etc",
+            "for d in \"$2/etc.netns\"/* ; do",
+            "  [ -e \"$d\" ] || continue",
+            "  n=${d##*/}",
+            "  if [ -d \"$d\" ]; then mkdir -p \"/etc/$n\"; elif [ ! -e \"/etc/$n\" ]; then : > \"/etc/$n\"; fi",
+            "  mount --bind \"$d\" \"/etc/$n\"",
+            "done",
+            "umount -l /sys && mount -t sysfs sysfs /sys",
+            "mount --bind \"$2/root\" /root",
+            "echo $$ > \"$2/holder.pid\"",
+            "exec sleep infinity",
+            "");
+
+    private HostProcesses() {}
+
+    static Path sshdBinary() {
+        for (String d : List.of("/usr/sbin", "/usr/local/sbin", "/sbin")) {
+            Path p = Path.of(d, "sshd");
+            if (Files.isExecutable(p)) return p;
+        }
+        throw new LabException("sshd not found (install openssh-server)");
+    }
+
+    /** Starts the holder of a host; returns without waiting (see {@link #awaitPid}). */
+    static void startHolder(LabState s, LabHost h) {
+        Path dir = s.hostDir(h.name());
+        try {
+            Files.deleteIfExists(dir.resolve("holder.pid"));
+        } catch (IOException e) {
+            throw new LabException("cannot clear " + dir.resolve("holder.pid") + ": " + e.getMessage());
+        }
+        spawn(List.of("setsid", "nsenter", "--net=/run/netns/" + h.namespace(), "unshare", "--mount", "--uts",
+                "--propagation", "slave", "sh", "-c", HOLDER_SCRIPT, "sh", h.name(), dir.toString(),
+                LabState.netnsEtc(h.namespace()).toString()), dir.resolve("holder.log"));
+    }
+
+    /** Starts sshd inside the holder's namespaces; returns without waiting. */
+    static void startSshd(LabState s, LabHost h) {
+        Path dir = s.hostDir(h.name());
+        try {
+            Files.deleteIfExists(dir.resolve("sshd.pid"));
+        } catch (IOException e) {
+            throw new LabException("cannot clear " + dir.resolve("sshd.pid") + ": " + e.getMessage());
+        }
+        List<String> argv = Shell.concat(List.of("setsid"), Shell.inHost(h));
+        argv = Shell.concat(argv, List.of(sshdBinary().toString(), "-D", "-f", dir.resolve("sshd_config").toString(),
+                "-E", dir.resolve("sshd.log").toString()));
+        spawn(argv, dir.resolve("sshd.out"));
+    }
+
+    private static void spawn(List<String> argv, Path log) {
+        try {
+            new ProcessBuilder(argv).redirectInput(new File("/dev/null"))
+                    .redirectOutput(log.toFile()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new LabException("cannot start " + argv.get(0) + ": " + e.getMessage());
+        }
+    }
+
+    /** Waits for a pid file written by the process itself; fails with the log's last line. */
+    static long awaitPid(Path pidFile, Path log, long timeoutMs) {
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < end) {
+            try {
+                if (Files.exists(pidFile)) {
+                    String t = Files.readString(pidFile).trim();
+                    if (!t.isEmpty()) return Long.parseLong(t);
+                }
+                Thread.sleep(20);
+            } catch (IOException | NumberFormatException e) {
+                // being written
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LabException("interrupted");
+            }
+        }
+        throw new LabException("no " + pidFile.getFileName() + " after " + timeoutMs + " ms: " + lastLine(log));
+    }
+
+    /** Waits until something accepts TCP connections on ip:22. */
+    static void awaitListening(String ip, long timeoutMs) {
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            try (Socket so = new Socket()) {
+                so.connect(new InetSocketAddress(ip, 22), 200);
+                return;
+            } catch (IOException e) {
+                if (System.currentTimeMillis() > end) throw new LabException("sshd on " + ip + ":22 not listening after " + timeoutMs + " ms");
+                try {
+                    Thread.sleep(30);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new LabException("interrupted");
+                }
+            }
+        }
+    }
+
+    static boolean alive(long pid) {
+        return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** Kills a recorded process and its descendants (an sshd's sessions), by PID; waits until gone. */
+    static void kill(long pid) {
+        if (pid <= 0) return;
+        ProcessHandle.of(pid).ifPresent(p -> {
+            List<ProcessHandle> all = new java.util.ArrayList<>(p.descendants().toList());
+            all.add(0, p);
+            all.forEach(ProcessHandle::destroy);
+            long end = System.currentTimeMillis() + 3000;
+            for (ProcessHandle x : all) {
+                try {
+                    x.onExit().get(Math.max(1, end - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    x.destroyForcibly();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    x.destroyForcibly();
+                }
+            }
+        });
+    }
+
+    private static String lastLine(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.rocectl.lab;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rocectl.transport.ExecResult;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Helpers for lab integration tests: bring-up with a free management subnet, SSH, pair probes, a manual fix. */
+final class LabTestSupport {
+    private LabTestSupport() {}
+
+    /** Skips (with the reason printed) unless root with every tool present. */
+    static void assumeLabPossible() {
+        boolean root = Preflight.isRoot();
+        List<String> missing = Preflight.missingPackages(Preflight::onPath);
+        String reason = !root ? "lab tests need root" : "lab tests need packages " + missing;
+        if (!root || !missing.isEmpty()) System.out.println("SKIPPED lab tests: " + reason);
+        assumeTrue(root && missing.isEmpty(), reason);
+    }
+
+    /** Brings a lab up in a temp-ish directory with a random /24 management subnet (other labs may be up). */
+    static LabState up(String name, int hosts, int nics, String netcfg) {
+        int third = ThreadLocalRandom.current().nextInt(1, 250);
+        LabSpec spec = new LabSpec(name, hosts, nics, Cidr.parse("172.31.0.0/16"), Cidr.parse("10.248." + third + ".0/24"),
+                netcfg, Path.of("/run/rocectl-lab-test", name));
+        Lab.down(name, spec.dir(), quiet());
+        return Lab.up(spec, System.out);
+    }
+
+    static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+
+    /** Captures what a lab operation prints. */
+    static final class Out {
+        final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        final PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+
+        String text() {
+            return buf.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Real SSH login with the system client, the lab key and known_hosts (strict). */
+    static ExecResult ssh(LabState s, LabHost h, String command) throws Exception {
+        List<String> argv = List.of("ssh", "-i", s.clientKey().toString(), "-o", "UserKnownHostsFile=" + s.knownHosts(),
+                "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes", "-o", "ConnectTimeout=5",
+                "-o", "GlobalKnownHostsFile=/dev/null", "root@" + h.mgmtIp(), command);
+        Process p = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        int rc = p.waitFor();
+        return new ExecResult(rc, new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8), 0);
+    }
+
+    static ExecResult in(LabState s, String host, String... argv) {
+        return Lab.run(s, host, List.of(argv));
+    }
+
+    /** Every cross-host NIC pair "srcHost/srcNic->dstIp" with whether one ping got through (fping, 300 ms). */
+    static Map<String, Boolean> pairs(LabState s) {
+        Map<String, Boolean> m = new LinkedHashMap<>();
+        for (LabHost h : s.hosts()) {
+            for (LabNic n : h.nics()) {
+                List<String> argv = new ArrayList<>(List.of("fping", "-c", "1", "-t", "300", "-q", "-S", n.ip()));
+                for (LabHost o : s.hosts()) if (o != h) o.nics().forEach(x -> argv.add(x.ip()));
+                ExecResult r = Lab.run(s, h.name(), argv);
+                for (String line : (r.stdout() + r.stderr()).split("\n")) {
+                    String[] t = line.trim().split("\\s+");
+                    if (t.length < 5 || !line.contains("xmt/rcv")) continue;
+                    String[] xr = t[4].split("/");
+                    m.put(h.name() + "/" + n.name() + "->" + t[0], Integer.parseInt(xr[1].replace(",", "")) > 0);
+                }
+            }
+        }
+        return m;
+    }
+
+    /** Probes until every pair works or the time is up (neighbour entries need a retransmit to recover). */
+    static Map<String, Boolean> awaitAllPairs(LabState s, long ms) {
+        long end = System.currentTimeMillis() + ms;
+        Map<String, Boolean> p = pairs(s);
+        while (failed(p) > 0 && System.currentTimeMillis() < end) p = pairs(s);
+        return p;
+    }
+
+    static long failed(Map<String, Boolean> pairs) {
+        return pairs.values().stream().filter(ok -> !ok).count();
+    }
+
+    /** The manual fix of problem.md on one host: per-NIC table + rule, ARP sysctls, neighbour flush. */
+    static void fix(LabState s, LabHost h) {
+        List<String> batch = new ArrayList<>();
+        for (LabNic n : h.nics()) {
+            int table = 100 + n.rail() + 1;
+            batch.add("route replace " + Cidr.parse(s.fabric()) + " dev " + n.name() + " src " + n.ip() + " table " + table);
+            batch.add("rule del from " + n.ip() + " table " + table);
+        }
+        BootSimulation.hostBatchForce(h, batch);
+        List<String> rules = new ArrayList<>();
+        for (LabNic n : h.nics()) rules.add("rule add from " + n.ip() + " table " + (100 + n.rail() + 1));
+        rules.add("neigh flush all");
+        BootSimulation.hostBatch(h, rules);
+        BootSimulation.hostOut(h, List.of("sysctl", "-q", "-w", "net.ipv4.conf.all.arp_ignore=1", "net.ipv4.conf.all.arp_announce=2"));
+    }
+
+    static void fixAll(LabState s) {
+        s.hosts().forEach(h -> fix(s, h));
+    }
+
+    /** Distinct MAC addresses in arping output. */
+    static long macs(String arpingOutput) {
+        return java.util.regex.Pattern.compile("([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}").matcher(arpingOutput).results()
+                .map(r -> r.group().toLowerCase()).distinct().count();
+    }
+
+    /** What a torn-down lab must not leave: namespaces, links, processes, /etc/netns entries, state. */
+    static List<String> leftovers(LabState s) throws Exception {
+        List<String> left = new ArrayList<>();
+        String ns = new String(new ProcessBuilder("ip", "netns", "list").start().getInputStream().readAllBytes());
+        for (String line : ns.split("\n")) if (line.startsWith(s.name() + "-")) left.add("namespace " + line);
+        String links = new String(new ProcessBuilder("ip", "-o", "link", "show").start().getInputStream().readAllBytes());
+        for (String line : links.split("\n")) {
+            String[] t = line.split(":\\s+");
+            if (t.length > 1 && t[1].startsWith(s.name() + "-")) left.add("link " + t[1]);
+        }
+        for (LabHost h : s.hosts()) {
+            if (HostProcesses.alive(h.sshdPid())) left.add("sshd " + h.sshdPid());
+            if (HostProcesses.alive(h.holderPid())) left.add("holder " + h.holderPid());
+            if (Files.exists(LabState.netnsEtc(h.namespace()))) left.add("/etc/netns/" + h.namespace());
+        }
+        if (Files.exists(s.path())) left.add("state dir " + s.path());
+        return left;
+    }
+}
