@@ -24,10 +24,13 @@ public final class RouteCheck {
     /** The probes, at most {@code sample} peers per NIC (0 = all), in a stable order. */
     public static List<Probe> probes(List<RoceNic> nics, List<String> peerIps, int base, boolean anySubnet, int sample) {
         List<Probe> out = new ArrayList<>();
+        java.util.Set<String> local = new java.util.HashSet<>();
+        for (RoceNic n : nics) local.add(n.ip());
         for (RoceNic n : nics) {
             int k = 0;
             for (String p : peerIps) {
-                if (p.equals(n.ip())) continue;
+                // the host's own addresses are delivered locally (table local, dev lo), as they should be
+                if (local.contains(p)) continue;
                 if (!anySubnet && !Ipv4.contains(n.subnet(), p)) continue;
                 if (sample > 0 && k >= sample) break;
                 out.add(new Probe(n, base + n.rail(), p));
