@@ -68,7 +68,7 @@ public final class Faults {
             }
             case "neigh-poison" -> poison(s, h, nic == null ? first : nics.get(0), out);
             case "sshd-stop" -> {
-                HostProcesses.kill(h.sshdPid());
+                if (HostProcesses.ours(h.sshdPid(), h.namespace(), s.path())) HostProcesses.kill(h.sshdPid());
                 s = s.withHost(h.withPids(h.holderPid(), 0));
                 s.save();
                 out.println(h.name() + ": sshd stopped");

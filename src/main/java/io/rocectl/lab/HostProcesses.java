@@ -122,29 +122,70 @@ final class HostProcesses {
         }
     }
 
+    /**
+     * Alive and not a zombie: killed lab processes are orphans whose reaping is up to PID 1, which
+     * may be slow, so a zombie counts as gone.
+     */
     static boolean alive(long pid) {
-        return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        if (pid <= 0 || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) return false;
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            int close = stat.lastIndexOf(')');
+            return close < 0 || close + 2 >= stat.length() || stat.charAt(close + 2) != 'Z';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Whether a recorded PID is still one of ours (PIDs get reused): it must live in the host's
+     * network namespace. When the namespace is already gone, only an sshd whose command line names
+     * the lab directory qualifies.
+     */
+    static boolean ours(long pid, String namespace, Path labDir) {
+        if (!alive(pid)) return false;
+        try {
+            Path nsFile = Path.of("/run/netns", namespace);
+            if (Files.exists(nsFile)) {
+                Object ino = Files.getAttribute(nsFile, "unix:ino");
+                String link = Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns", "net")).toString();
+                return link.equals("net:[" + ino + "]");
+            }
+            String cmd = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
+            return cmd.contains(labDir.toString());
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     /** Kills a recorded process and its descendants (an sshd's sessions), by PID; waits until gone. */
     static void kill(long pid) {
-        if (pid <= 0) return;
-        ProcessHandle.of(pid).ifPresent(p -> {
-            List<ProcessHandle> all = new java.util.ArrayList<>(p.descendants().toList());
-            all.add(0, p);
-            all.forEach(ProcessHandle::destroy);
-            long end = System.currentTimeMillis() + 3000;
-            for (ProcessHandle x : all) {
-                try {
-                    x.onExit().get(Math.max(1, end - System.currentTimeMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-                    x.destroyForcibly();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    x.destroyForcibly();
-                }
-            }
-        });
+        killAll(List.of(pid));
+    }
+
+    /** Kills recorded processes and their descendants: SIGTERM to all, then waits, SIGKILL after 3 s. */
+    static void killAll(List<Long> pids) {
+        List<ProcessHandle> all = new java.util.ArrayList<>();
+        for (long pid : pids) {
+            ProcessHandle.of(pid).ifPresent(p -> {
+                all.add(p);
+                all.addAll(p.descendants().toList());
+            });
+        }
+        all.forEach(ProcessHandle::destroy);
+        long end = System.currentTimeMillis() + 3000;
+        for (ProcessHandle x : all) {
+            while (alive(x.pid()) && System.currentTimeMillis() < end) sleep(10);
+            if (alive(x.pid())) x.destroyForcibly();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static String lastLine(Path log) {

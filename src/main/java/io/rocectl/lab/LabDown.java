@@ -11,38 +11,50 @@ import java.util.stream.Stream;
 
 /**
  * Tears a lab down, idempotently: its recorded processes (and their descendants, e.g. SSH
- * sessions) are killed by PID; every veth is deleted explicitly from the namespace that holds its
- * end, so a namespace kept alive by a stray process cannot keep a cable or a root-namespace port
- * behind; then namespaces, bridge, /etc/netns entries and the state directory go.
+ * sessions) are killed by PID (after checking the PID still lives in the host's namespace); the
+ * namespaces are deleted; root-namespace veth peers still present afterwards (a namespace kept
+ * alive by a stray process keeps its veths) are deleted explicitly; then the management bridge,
+ * /etc/netns entries and the state directory go.
  * Neighbour-table limits are left raised: another lab may rely on them and larger limits are harmless.
  */
 final class LabDown {
     private LabDown() {}
 
     static void down(LabState s, PrintStream out) {
-        int killed = 0;
+        List<Long> pids = new ArrayList<>();
         for (LabHost h : s.hosts()) {
             for (long pid : new long[] {h.sshdPid(), h.holderPid()}) {
-                if (HostProcesses.alive(pid)) {
-                    HostProcesses.kill(pid);
-                    killed++;
-                }
+                if (HostProcesses.ours(pid, h.namespace(), s.path())) pids.add(pid);
             }
         }
-        List<String> sw = new ArrayList<>();
-        List<String> root = new ArrayList<>();
-        for (LabHost h : s.hosts()) {
-            for (LabNic n : h.nics()) sw.add("link del " + n.switchPort());
-            root.add("link del " + h.mgmtPeer());
+        HostProcesses.killAll(pids);
+        int killed = pids.size();
+        List<String> nsDel = new ArrayList<>();
+        for (LabHost h : s.hosts()) if (nsExists(h.namespace())) nsDel.add("netns del " + h.namespace());
+        if (nsExists(s.switchNamespace())) nsDel.add("netns del " + s.switchNamespace());
+        forceBatch(null, nsDel);
+        // The kernel destroys namespaces asynchronously, all devices at once (fast); a namespace kept
+        // alive by a stray process keeps its veths, so whatever root-namespace peer is still there
+        // after a short wait is deleted explicitly (deleting one end removes the pair).
+        List<String> peers = new ArrayList<>();
+        for (LabHost h : s.hosts()) peers.add(h.mgmtPeer());
+        long end = System.currentTimeMillis() + 3000;
+        List<String> left = existing(peers);
+        while (!left.isEmpty() && System.currentTimeMillis() < end) {
+            sleep(50);
+            left = existing(peers);
         }
-        sw.add("link del " + s.switchBridge());
-        if (nsExists(s.switchNamespace())) forceBatch(s.switchNamespace(), sw);
+        List<String> root = new ArrayList<>();
+        for (String p : left) root.add("link del " + p);
         root.add("link del " + s.mgmtBridge());
-        for (LabHost h : s.hosts()) root.add("netns del " + h.namespace());
-        root.add("netns del " + s.switchNamespace());
         forceBatch(null, root);
-        for (LabHost h : s.hosts()) deleteTree(LabState.netnsEtc(h.namespace()));
-        deleteTree(LabState.netnsEtc(s.switchNamespace()));
+        List<Path> trees = new ArrayList<>();
+        for (LabHost h : s.hosts()) {
+            trees.add(LabState.netnsEtc(h.namespace()));
+            trees.add(s.hostDir(h.name()));
+        }
+        trees.add(LabState.netnsEtc(s.switchNamespace()));
+        Parallel.forEach(trees, 8, LabDown::deleteTree);
         deleteTree(s.path());
         out.println("lab " + s.name() + " down: " + killed + " processes stopped, " + s.hosts().size()
                 + " hosts and the switch removed");
@@ -69,6 +81,24 @@ final class LabDown {
         deleteTree(dir);
         out.println(root.isEmpty() ? "lab " + name + " is not up (nothing to remove)"
                 : "lab " + name + ": no state file; removed " + ns.size() + " namespaces and leftover links by name");
+    }
+
+    /** Those of the names that are links in the root namespace now. */
+    private static List<String> existing(List<String> names) {
+        java.util.Set<String> links = new java.util.HashSet<>();
+        for (String line : Shell.run("ip", "-o", "link", "show").stdout().split("\n")) {
+            String[] t = line.split(":\\s+");
+            if (t.length > 1) links.add(t[1].split("@")[0]);
+        }
+        return names.stream().filter(links::contains).toList();
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     static boolean nsExists(String ns) {

@@ -53,9 +53,12 @@ final class LabUp {
     }
 
     private static LabState build(LabState s, PrintStream out) {
+        Phases ph = new Phases();
         keysAndFiles(s);
+        ph.mark("keys+files");
         s = s.withGcThresh(raiseNeighbourLimits(s, out));
         Shell.ipBatch(null, LabBatches.root(s));
+        ph.mark("links");
         final LabState st = s;
         Shell.check(Cmd.of(Shell.concat(Shell.inNetns(s.switchNamespace()), List.of("sysctl", "-q", "-w",
                 "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"))));
@@ -68,6 +71,7 @@ final class LabUp {
             Shell.check(Cmd.of(Shell.concat(Shell.inNetns(h.namespace()), List.of("nft", "-f", "-")))
                     .withStdin(NftRules.strict(h.nics())));
         });
+        ph.mark("addresses+nft");
         for (LabHost h : s.hosts()) HostProcesses.startHolder(s, h);
         List<LabHost> started = new ArrayList<>();
         for (LabHost h : s.hosts()) {
@@ -77,6 +81,7 @@ final class LabUp {
         }
         for (LabHost h : started) s = s.withHost(h);
         s.save();
+        ph.mark("holders");
         for (LabHost h : s.hosts()) HostProcesses.startSshd(s, h);
         for (LabHost h : s.hosts()) {
             Path d = s.hostDir(h.name());
@@ -86,12 +91,14 @@ final class LabUp {
         s.save();
         final LabState st2 = s;
         Parallel.forEach(s.hosts(), 16, h -> HostProcesses.awaitListening(h.mgmtIp(), 20_000));
+        ph.mark("sshd");
         Map<String, String> keys = new LinkedHashMap<>();
         for (LabHost h : st2.hosts()) keys.put(h.mgmtIp(), read(st2.hostDir(h.name()).resolve("ssh_host_ed25519_key.pub")));
         write(s.knownHosts(), LabFiles.knownHosts(keys));
         write(s.inventory(), LabFiles.inventory(s));
         s = s.withComplete(true);
         s.save();
+        out.println("  phases: " + ph);
         return s;
     }
 
@@ -150,6 +157,24 @@ final class LabUp {
                     cur[0], cur[1], cur[2], next[0], next[1], next[2], need);
         }
         return g;
+    }
+
+    /** Wall time of named bring-up phases, for the summary line. */
+    private static final class Phases {
+        private long last = System.nanoTime();
+        private final StringBuilder sb = new StringBuilder();
+
+        void mark(String name) {
+            long now = System.nanoTime();
+            if (sb.length() > 0) sb.append(", ");
+            sb.append(name).append(String.format(" %.1f s", (now - last) / 1e9));
+            last = now;
+        }
+
+        @Override
+        public String toString() {
+            return sb.toString();
+        }
     }
 
     static void mkdirs(Path p) {
