@@ -34,7 +34,9 @@ public enum Cause {
     VERBS_EXCHANGE_FAILED(Layer.VERBS, false, null,
             "out-of-band TCP exchange with the server failed: server not running, port blocked, or IP path broken"),
     PROBE_TIMEOUT(Layer.VERBS, false, null,
-            "the heavy probe timed out: rerun the pair with doctor");
+            "the heavy probe timed out: rerun the pair with doctor"),
+    PROBE_INCOMPLETE(Layer.HOST, false, null,
+            "no result for the pair: the probe script was cut short (timeout or lost connection); rerun");
 
     private final Layer layer;
     private final boolean fixable;
