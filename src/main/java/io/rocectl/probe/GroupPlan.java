@@ -22,6 +22,7 @@ abstract class GroupPlan {
         boolean uniform = parts.stream().allMatch(a -> a.length == c);
         if (p < 2) return new Explicit(new int[0][]);
         if (uniform && (p % 2 == 0 || c == 1)) return new CircleLatin(parts, c, false);
+        if (uniform && Integer.bitCount(c) == 1) return new Circulant(parts, c);
         long edges = 0;
         long total = parts.stream().mapToLong(a -> a.length).sum();
         for (int[] a : parts) edges += (long) a.length * (total - a.length);
@@ -71,6 +72,55 @@ abstract class GroupPlan {
             for (int i = 0; i < c; i++) {
                 int x = a[i], y = b[(i + shift) % c];
                 if (x >= 0 && y >= 0) sink.pair(x, y);
+            }
+        }
+    }
+
+    /**
+     * Odd part count p with c = 2^m slots: NIC (h, i) is the element (h, i) of Z_p x Z_c, and each
+     * cross-part edge is a translate by t = (d, s), d in 1..(p-1)/2. Translates with s = 0 are the
+     * rails (c copies of K_p: circle method, p rounds); for s != 0 the order of t is even (c is a
+     * power of two), so the translates by t form even cycles, 2 rounds each. Total
+     * p + (p-1)(c-1) = (p-1)c + 1 = max degree + 1 rounds, generated on demand.
+     */
+    static final class Circulant extends GroupPlan {
+        private final int[][] parts;
+        private final int p;
+        private final int c;
+
+        Circulant(List<int[]> parts, int c) {
+            this.parts = parts.toArray(int[][]::new);
+            this.p = parts.size();
+            this.c = c;
+        }
+
+        @Override
+        int rounds() { return p + (p - 1) * (c - 1); }
+
+        @Override
+        void forEachPair(int round, PairSink sink) {
+            if (round < p) { // rails: circle method over p (odd) parts with a phantom, all rails at once
+                int m = p; // p + 1 positions, phantom at index p
+                for (int j = 1; j <= p / 2; j++) {
+                    int a = (round + j) % m, b = (round - j + m) % m;
+                    for (int i = 0; i < c; i++) sink.pair(parts[a][i], parts[b][i]);
+                }
+                return;
+            }
+            int q = (round - p) / 2, parity = (round - p) % 2;
+            int d = q / (c - 1) + 1, s = q % (c - 1) + 1;
+            boolean[] seen = new boolean[p * c];
+            for (int v = 0; v < p * c; v++) {
+                if (seen[v]) continue;
+                int h = v / c, i = v % c, j = 0;
+                while (!seen[h * c + i]) {
+                    seen[h * c + i] = true;
+                    int h2 = (h + d) % p, i2 = (i + s) % c;
+                    if (j % 2 == parity) sink.pair(parts[h][i], parts[h2][i2]);
+                    h = h2;
+                    i = i2;
+                    j++;
+                }
             }
         }
     }

@@ -14,8 +14,9 @@ import java.util.NoSuchElementException;
  * <p>Per group of p parts (hosts) with c NICs each: the circle method over parts (p-1 rounds for
  * even p, p for odd p) times a Latin square over the c NIC slots ({@code i -> (i+s) mod c}):
  * (p-1)c rounds = max degree for even p; c = 1 (rails, intra) gives at most max degree + 1.
- * Odd p with c > 1, and groups with unequal parts, are coloured by Misra &amp; Gries (at most max
- * degree + 1) when small enough ({@link #EXPLICIT_EDGE_LIMIT}); above that, padding to the
+ * Odd p with c a power of two uses a circulant construction (max degree + 1, streamed; see
+ * GroupPlan.Circulant). Other odd p with c > 1, and groups with unequal parts, are coloured by
+ * Misra &amp; Gries (at most max degree + 1) when small enough ({@link #EXPLICIT_EDGE_LIMIT}); above that, padding to the
  * circle-Latin form is used and {@link #rounds()} may exceed the bound (see {@link #method()}).
  * Rounds are generated on demand: nothing holds all pairs.
  */
@@ -35,19 +36,21 @@ public final class RoundSchedule implements Iterable<Round> {
         this.graph = graph;
         this.basePort = basePort;
         int r = 0;
-        boolean circle = false, explicit = false, padded = false;
+        boolean circle = false, explicit = false, padded = false, circulant = false;
         for (int g = 0; g < graph.groups().length; g++) {
             GroupPlan p = GroupPlan.of(graph, g);
             plans.add(p);
             r = Math.max(r, p.rounds());
             circle |= p instanceof GroupPlan.CircleLatin cl && !cl.padded();
             padded |= p instanceof GroupPlan.CircleLatin cl2 && cl2.padded();
-            explicit |= p instanceof GroupPlan.Explicit;
+            explicit |= p instanceof GroupPlan.Explicit && p.rounds() > 0;
+            circulant |= p instanceof GroupPlan.Circulant;
         }
         this.rounds = r;
         this.lowerBound = graph.maxDegree();
         List<String> m = new ArrayList<>();
         if (circle) m.add("circle-latin");
+        if (circulant) m.add("circulant");
         if (explicit) m.add("misra-gries");
         if (padded) m.add("circle-latin-padded");
         this.method = m.isEmpty() ? "none" : String.join("+", m);

@@ -69,10 +69,23 @@ class RoundScheduleTest {
     }
 
     @Test
-    void oddHostsAllUsesExplicitColouring() {
-        RoundSchedule s = ProbeGraph.build(Endpoints.oneSubnet(5, 4), PairSet.ALL).schedule(20000);
+    void oddHostsAllMethods() {
+        RoundSchedule s = ProbeGraph.build(Endpoints.oneSubnet(5, 3), PairSet.ALL).schedule(20000);
         assertEquals("misra-gries", s.method());
-        assertEquals(16, s.lowerBound());
+        assertEquals(12, s.lowerBound());
+        s = ProbeGraph.build(Endpoints.oneSubnet(5, 4), PairSet.ALL).schedule(20000);
+        assertEquals("circulant", s.method());
+        assertEquals(17, s.rounds());
+    }
+
+    @Test
+    void largeOddAllIsStreamedWithinBoundPlusOne() {
+        // 255 x 8: beyond the explicit limit, so the circulant construction must do it
+        int n = 255;
+        RoundSchedule s = ProbeGraph.build(Endpoints.perRailSubnets(n, 8), PairSet.ALL).schedule(18515);
+        assertEquals("circulant", s.method());
+        assertEquals(s.lowerBound() + 1, s.rounds());
+        check(Endpoints.perRailSubnets(n, 8), PairSet.ALL, "all 255x8");
     }
 
     @Test
