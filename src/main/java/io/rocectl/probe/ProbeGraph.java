@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import org.jgrapht.Graph;
+import org.jgrapht.graph.DefaultEdge;
+import org.jgrapht.graph.SimpleGraph;
 
 /**
  * The graph of NIC pairs to probe for one {@link PairSet}. Vertices are NIC endpoints; edges are
@@ -175,6 +178,23 @@ public final class ProbeGraph {
                 return cur.next();
             }
         };
+    }
+
+    /**
+     * The pair graph materialised as an undirected jgrapht graph (vertices: endpoints; one edge
+     * per unordered pair), for analysis and cross-checks on small clusters. jgrapht-core stores
+     * well over 100 bytes per edge, so this refuses graphs above {@code maxEdges}; probing and
+     * scheduling never need it.
+     */
+    public Graph<NicEndpoint, DefaultEdge> toJGraphT(long maxEdges) {
+        long edges = directedPairCount() / 2;
+        if (edges > maxEdges) throw new IllegalStateException(edges + " edges exceed the limit " + maxEdges);
+        Graph<NicEndpoint, DefaultEdge> jg = new SimpleGraph<>(DefaultEdge.class);
+        for (NicEndpoint e : eps) jg.addVertex(e);
+        for (int e = 0; e < eps.length; e++)
+            for (int m : groups[groupOf[e]])
+                if (m > e && isPair(e, m)) jg.addEdge(eps[e], eps[m]);
+        return jg;
     }
 
     /** Heavy-probe rounds (a proper edge colouring); servers listen on {@code basePort + NIC ordinal}. */

@@ -3,6 +3,7 @@ package io.rocectl.probe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.HashSet;
 import java.util.Iterator;
@@ -99,6 +100,24 @@ class RoundScheduleTest {
         long n = 0;
         for (Iterator<ProbePair> it = g.pairs(); it.hasNext(); it.next()) n++;
         assertEquals(g.directedPairCount(), n);
+    }
+
+    @Test
+    void implicitGraphAgreesWithMaterialisedJGraphT() {
+        for (PairSet set : PairSet.values()) {
+            for (int n : new int[] {1, 2, 5, 8}) {
+                ProbeGraph g = ProbeGraph.build(Endpoints.cluster(n, 4, (h, i) -> i % 2, 16), set);
+                org.jgrapht.Graph<NicEndpoint, org.jgrapht.graph.DefaultEdge> jg = g.toJGraphT(100_000);
+                assertEquals(g.directedPairCount() / 2, jg.edgeSet().size(), set + " " + n);
+                for (NicEndpoint e : g.endpoints()) {
+                    assertEquals(jg.degreeOf(e), g.degree(e), set + " " + e.key());
+                    long targets = g.pairsFrom(e.host()).stream().filter(p -> p.src().equals(e)).count();
+                    assertEquals(jg.degreeOf(e), targets);
+                }
+            }
+        }
+        assertThrows(IllegalStateException.class,
+                () -> ProbeGraph.build(Endpoints.oneSubnet(8, 4), PairSet.ALL).toJGraphT(10));
     }
 
     @Test
