@@ -1,0 +1,102 @@
+package io.rocectl.probe;
+
+import io.rocectl.transport.Cmd;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The batched cheap probe: ONE POSIX sh command per source host per pass, probing all its pairs
+ * (link state, route choice, ARP, ping) with bounded parallelism and retries, one compact line per
+ * pair (parsed by {@link CheapProbeParser}). Pairs travel on stdin as validated data; options are
+ * positional arguments: nothing from facts or inventory becomes shell syntax.
+ */
+public final class CheapProbeScript {
+    private static final String SCRIPT = load();
+
+    /**
+     * @param pingsPerTry    echo requests per try
+     * @param retries        extra tries for a silent pair (ARP and ping) before it fails
+     * @param parallel       concurrent pair jobs on the host
+     * @param pingTimeoutMs  per-echo timeout
+     * @param fpingIntervalMs fping's interval between any two packets (rate bound)
+     * @param layers         cheap layers to probe (subset of LINK, ROUTE, ARP, IP)
+     * @param useFping       use fping when the host has it
+     */
+    public record Options(int pingsPerTry, int retries, int parallel, int pingTimeoutMs,
+                          int fpingIntervalMs, Set<Layer> layers, boolean useFping) {
+        public Options {
+            layers = Set.copyOf(layers);
+            if (pingsPerTry < 1 || retries < 0 || parallel < 1 || pingTimeoutMs < 1 || fpingIntervalMs < 1)
+                throw new IllegalArgumentException("bad probe options");
+        }
+
+        /** 2 pings per try, 2 retries, 32 jobs, 1 s timeout, 2 ms fping interval, all cheap layers. */
+        public static Options defaults() {
+            return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true);
+        }
+
+        public Options withRetries(int r) {
+            return new Options(pingsPerTry, r, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping);
+        }
+
+        public Options withLayers(Set<Layer> l) {
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, l, useFping);
+        }
+
+        public Options withFping(boolean f) {
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, f);
+        }
+    }
+
+    private CheapProbeScript() {}
+
+    /** The script text (for docs and the doctor command). */
+    public static String text() {
+        return SCRIPT;
+    }
+
+    /**
+     * The command probing {@code pairs}, which must all have the same source host.
+     *
+     * @throws IllegalArgumentException on mixed source hosts or an unsafe NIC name / address
+     */
+    public static Cmd command(List<ProbePair> pairs, Options o) {
+        StringBuilder in = new StringBuilder();
+        String host = null;
+        for (ProbePair p : pairs) {
+            if (host == null) host = p.src().host();
+            else if (!host.equals(p.src().host()))
+                throw new IllegalArgumentException("pairs of several source hosts: " + host + ", " + p.src().host());
+            in.append(line(p.src().nic(), p.src().ip(), p.dst().ip()));
+        }
+        String layers = o.layers().stream().filter(l -> l.ordinal() <= Layer.IP.ordinal() && l != Layer.HOST)
+                .map(Layer::id).sorted().collect(Collectors.joining(","));
+        return Cmd.script(SCRIPT, String.valueOf(o.pingsPerTry()), String.valueOf(o.retries()),
+                String.valueOf(o.parallel()), String.valueOf(o.pingTimeoutMs()),
+                String.valueOf(o.fpingIntervalMs()), layers, o.useFping() ? "auto" : "no")
+                .withStdin(in.toString());
+    }
+
+    /** One stdin line; re-validates so nothing unsafe reaches the script even from a hand-built pair. */
+    static String line(String nic, String src, String dst) {
+        if (!NicEndpoint.isInterfaceName(nic)) throw new IllegalArgumentException("unsafe NIC name: " + nic);
+        if (!NicEndpoint.isIpv4(src)) throw new IllegalArgumentException("not an IPv4 address: " + src);
+        if (!NicEndpoint.isIpv4(dst)) throw new IllegalArgumentException("not an IPv4 address: " + dst);
+        return nic + " " + src + " " + dst + "\n";
+    }
+
+    private static String load() {
+        try (InputStream in = CheapProbeScript.class.getResourceAsStream("cheap-probe.sh")) {
+            if (in == null) throw new IllegalStateException("cheap-probe.sh missing from the jar");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,329 @@
+package io.rocectl.probe;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+import org.jgrapht.alg.util.UnionFind;
+
+/**
+ * Layered diagnosis of one probe pass, fed incrementally (memory per NIC, not per pair, except
+ * for itemised failures). Use: {@link #host} for every probed host first, {@link #unreachable}
+ * for hosts SSH could not reach, then {@link #pass} (or {@link #pair}) per source host, then
+ * {@link #finish}.
+ *
+ * <p>Per pair the lowest failing layer decides ({@link #classify}): link (both ends) -> ARP
+ * (exactly one MAC, the destination NIC's own) -> route (egress dev is the source NIC) -> IP
+ * (ping) -> RDMA CM / verbs (heavy probe, when run). Localisation then reasons over all pairs:
+ * a host whose every NIC shows the same ARP/route symptom is a host config fault, a NIC blamed
+ * in all its pairs (or failing every pair while its peers work) a NIC fault, the rest pair
+ * faults; reachability components name partitions.
+ */
+public final class Diagnoser {
+    private static final Set<Cause> BLAME_DST = EnumSet.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC);
+    private static final Set<Cause> BLAME_SRC = EnumSet.of(Cause.ROUTE_WRONG_DEV, Cause.ROUTE_NONE);
+    private static final int NC = Cause.values().length;
+
+    private final ProbeGraph g;
+    private final int[] ok, failed;
+    private final int[][] causeCount; // per endpoint, failures it takes part in, by cause
+    private final int[][] blame;      // per endpoint, failures it is blamed for, by cause
+    private final int[] okAsSrc, okAsDst, totalAsSrc, totalAsDst;
+    private final UnionFind<Integer> uf;
+    private final Map<String, HostState> hosts = new HashMap<>();
+    private final Map<String, Long> baseline = new HashMap<>();
+    private final Set<String> unreachable = new LinkedHashSet<>();
+    private final List<Failure> failures = new ArrayList<>();
+    private final Map<Cause, Long> byCause = new EnumMap<>(Cause.class);
+    private final int[][] mOk, mTotal;
+    private long pairsOk, railOk, railTotal, xrailOk, xrailTotal;
+
+    public Diagnoser(ProbeGraph graph) {
+        this.g = graph;
+        int n = g.size();
+        ok = new int[n];
+        failed = new int[n];
+        okAsSrc = new int[n];
+        okAsDst = new int[n];
+        totalAsSrc = new int[n];
+        totalAsDst = new int[n];
+        causeCount = new int[n][NC];
+        blame = new int[n][NC];
+        Set<Integer> all = new HashSet<>();
+        for (int i = 0; i < n; i++) all.add(i);
+        uf = new UnionFind<>(all);
+        int h = g.hosts().size();
+        mOk = new int[h][h];
+        mTotal = new int[h][h];
+    }
+
+    /** table_fulls of each host from the previous pass (overflow = the counter rose). */
+    public void baseline(Map<String, Long> previousTableFulls) {
+        baseline.putAll(previousTableFulls);
+    }
+
+    public void host(HostState s) {
+        hosts.put(s.host(), s);
+    }
+
+    /** A host SSH could not reach: its pairs count as failed (not itemised), its NICs as unknown. */
+    public void unreachable(String host) {
+        unreachable.add(host);
+    }
+
+    /** Feeds one source host's cheap pass: matches results to pairs; a pair without a line failed. */
+    public void pass(List<ProbePair> pairs, CheapProbeOutput out) {
+        host(out.host());
+        Map<String, PairResult> byKey = new HashMap<>();
+        for (PairResult r : out.pairs()) byKey.put(r.srcNic() + " " + r.srcIp() + " " + r.dstIp(), r);
+        for (ProbePair p : pairs) pair(p, byKey.get(p.src().nic() + " " + p.src().ip() + " " + p.dst().ip()), null);
+    }
+
+    /**
+     * Feeds one pair. {@code cheap} null = no result line; {@code heavy} null = not run.
+     *
+     * @return the failure, or null when the pair is ok
+     */
+    public Failure pair(ProbePair p, PairResult cheap, HeavyResult heavy) {
+        int s = g.index(p.src()), d = g.index(p.dst());
+        Failure f;
+        if (unreachable.contains(p.dst().host())) {
+            f = new Failure(p, Cause.HOST_UNREACHABLE, p.dst().host() + " unreachable over SSH");
+        } else if (cheap == null) {
+            f = new Failure(p, Cause.PROBE_INCOMPLETE, "no result line");
+        } else {
+            f = classify(p, cheap, hosts.get(p.src().host()), hosts.get(p.dst().host()),
+                    baseline.get(p.src().host()));
+            if (f == null && heavy != null && heavy.status() == HeavyResult.Status.FAILED)
+                f = new Failure(p, heavy.cause(), heavy.tool().command() + ": " + heavy.detail());
+        }
+        record(s, d, p.sameRail(), f);
+        return f;
+    }
+
+    private void record(int s, int d, boolean sameRail, Failure f) {
+        boolean good = f == null;
+        int hs = g.hostOf(s), hd = g.hostOf(d);
+        mTotal[hs][hd]++;
+        totalAsSrc[s]++;
+        totalAsDst[d]++;
+        if (sameRail) railTotal++;
+        else xrailTotal++;
+        if (good) {
+            pairsOk++;
+            if (sameRail) railOk++;
+            else xrailOk++;
+            ok[s]++;
+            ok[d]++;
+            okAsSrc[s]++;
+            okAsDst[d]++;
+            mOk[hs][hd]++;
+            uf.union(s, d);
+            return;
+        }
+        failures.add(f);
+        byCause.merge(f.cause(), 1L, Long::sum);
+        failed[s]++;
+        failed[d]++;
+        int c = f.cause().ordinal();
+        causeCount[s][c]++;
+        causeCount[d][c]++;
+        if (BLAME_DST.contains(f.cause())) blame[d][c]++;
+        if (BLAME_SRC.contains(f.cause())) blame[s][c]++;
+    }
+
+    /**
+     * The lowest failing cheap layer of one pair, or null when every probed layer passed.
+     *
+     * @param srcHost       the source host's state (link of the source NIC, overflow counter)
+     * @param dstHost       the destination host's state, null if unknown
+     * @param baselineFulls the source host's table_fulls of the previous pass, null if none
+     */
+    public static Failure classify(ProbePair p, PairResult r, HostState srcHost, HostState dstHost, Long baselineFulls) {
+        LinkState sl = r.srcLink();
+        if (sl != null && !sl.up()) return new Failure(p, Cause.LINK_DOWN, p.src().key() + " " + sl);
+        LinkState dl = dstHost == null ? null : dstHost.links().get(p.dst().nic());
+        if (dl != null && !dl.up()) return new Failure(p, Cause.LINK_DOWN, p.dst().key() + " " + dl);
+        Set<String> macs = r.arpMacs();
+        if (macs != null) {
+            if (macs.isEmpty()) {
+                boolean overflow = srcHost != null && srcHost.arpTableFulls() > 0
+                        && (baselineFulls == null || srcHost.arpTableFulls() > baselineFulls);
+                return new Failure(p, overflow ? Cause.NEIGH_OVERFLOW : Cause.ARP_NO_REPLY,
+                        "no ARP reply" + (overflow ? ", table_fulls=" + srcHost.arpTableFulls() : ""));
+            }
+            if (macs.size() > 1)
+                return new Failure(p, Cause.ARP_FLUX, "MACs " + String.join(",", new java.util.TreeSet<>(macs))
+                        + (p.dst().mac() == null ? "" : " (own " + p.dst().mac() + ")"));
+            String mac = macs.iterator().next();
+            if (p.dst().mac() != null && !mac.equals(p.dst().mac()))
+                return new Failure(p, Cause.ARP_WRONG_MAC, "MAC " + mac + " answers, own " + p.dst().mac());
+        }
+        String dev = r.routeDev();
+        if (dev != null) {
+            boolean local = p.src().host().equals(p.dst().host()) && dev.equals("lo");
+            if (dev.equals("!") || dev.equals("-")) return new Failure(p, Cause.ROUTE_NONE, "ip route get failed");
+            if (!dev.equals(p.src().nic()) && !local)
+                return new Failure(p, Cause.ROUTE_WRONG_DEV, "dev " + dev + " table " + r.routeTable()
+                        + ", expected dev " + p.src().nic());
+        }
+        if (r.pinged() && !r.pingOk())
+            return new Failure(p, Cause.IP_UNREACHABLE, "ping " + r.pingReceived() + "/" + r.pingSent());
+        return null;
+    }
+
+    /** Localises faults and returns the pass's conclusions. */
+    public Diagnosis finish() {
+        // pairs whose source host was unreachable: counted as failed, not itemised
+        long unprobed = 0;
+        for (int e = 0; e < g.size(); e++) {
+            if (unreachable.contains(g.at(e).host())) unprobed += g.degree(e) - totalAsSrc[e];
+        }
+        if (unprobed > 0) byCause.merge(Cause.HOST_UNREACHABLE, unprobed, Long::sum);
+        for (int e = 0; e < g.size(); e++) {
+            if (!unreachable.contains(g.at(e).host())) continue;
+            // rail/xrail totals and matrix cells for the pairs never probed
+            for (ProbePair p : unprobedPairs(e)) {
+                mTotal[g.hostOf(e)][g.hostOf(g.index(p.dst()))]++;
+                if (p.sameRail()) railTotal++;
+                else xrailTotal++;
+            }
+        }
+        List<Fault> faults = localise();
+        List<String> unreach = new ArrayList<>(unreachable);
+        long total = pairsOkPlusFailed() + unprobed;
+        return new Diagnosis(g.pairSet(), total, pairsOk, railOk, railTotal, xrailOk, xrailTotal,
+                List.copyOf(failures), faults, unreach, new EnumMap<>(byCause), partitions(),
+                new HostMatrix(g.hosts(), mOk, mTotal));
+    }
+
+    private List<ProbePair> unprobedPairs(int e) {
+        if (totalAsSrc[e] > 0) return List.of();
+        List<ProbePair> out = new ArrayList<>();
+        for (ProbePair p : g.pairsFrom(g.at(e).host())) if (p.src().equals(g.at(e))) out.add(p);
+        return out;
+    }
+
+    private long pairsOkPlusFailed() {
+        return pairsOk + failures.size();
+    }
+
+    private List<Fault> localise() {
+        List<Fault> faults = new ArrayList<>();
+        Set<String> hostFault = new HashSet<>();      // host + "|" + cause
+        Set<String> nicFault = new HashSet<>();       // key + "|" + cause, or key + "|*" for every cause
+        for (String h : unreachable) faults.add(new Fault(Fault.Scope.HOST, h, null, Cause.HOST_UNREACHABLE, null,
+                byCause.getOrDefault(Cause.HOST_UNREACHABLE, 0L)));
+        for (HostState s : hosts.values()) {
+            Long base = baseline.get(s.host());
+            boolean rose = base != null ? s.arpTableFulls() > base
+                    : s.arpTableFulls() > 0 && hostHasCause(s.host(), Cause.NEIGH_OVERFLOW);
+            if (rose) {
+                faults.add(new Fault(Fault.Scope.HOST, s.host(), null, Cause.NEIGH_OVERFLOW, null, countHost(s.host(), Cause.NEIGH_OVERFLOW)));
+                hostFault.add(s.host() + "|" + Cause.NEIGH_OVERFLOW);
+            }
+        }
+        for (int e = 0; e < g.size(); e++) {
+            NicEndpoint ep = g.at(e);
+            HostState s = hosts.get(ep.host());
+            LinkState l = s == null ? null : s.links().get(ep.nic());
+            if (l != null && !l.up()) {
+                faults.add(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), Cause.LINK_DOWN, null, failed[e]));
+                nicFault.add(ep.key() + "|*");
+            }
+        }
+        for (Cause c : List.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC, Cause.ROUTE_WRONG_DEV, Cause.ROUTE_NONE)) {
+            for (String h : g.hosts()) {
+                List<NicEndpoint> nics = g.endpointsOf(h);
+                long blamedNics = nics.stream().filter(n -> blame[g.index(n)][c.ordinal()] > 0).count();
+                if (blamedNics == 0) continue;
+                if (blamedNics == nics.size() && nics.size() > 1 || nics.size() == 1) {
+                    long n = nics.stream().mapToLong(x -> blame[g.index(x)][c.ordinal()]).sum();
+                    faults.add(new Fault(Fault.Scope.HOST, h, null, c, null, n));
+                    hostFault.add(h + "|" + c);
+                    continue;
+                }
+                for (NicEndpoint n : nics) {
+                    int e = g.index(n);
+                    int role = BLAME_DST.contains(c) ? totalAsDst[e] : totalAsSrc[e];
+                    if (blame[e][c.ordinal()] > 0 && blame[e][c.ordinal()] == role) {
+                        faults.add(new Fault(Fault.Scope.NIC, h, n.nic(), c, null, role));
+                        nicFault.add(n.key() + "|" + c);
+                    }
+                }
+            }
+        }
+        if (pairsOk > 0) {
+            for (int e0 = 0; e0 < g.size(); e0++) {
+                final int e = e0;
+                NicEndpoint ep = g.at(e);
+                if (ok[e] > 0 || failed[e] == 0 || nicFault.contains(ep.key() + "|*")
+                        || unreachable.contains(ep.host())) continue;
+                int best = IntStream.range(0, NC).boxed().max(Comparator.comparingInt(c -> causeCount[e][c])).orElse(0);
+                Cause c = Cause.values()[best];
+                if (nicFault.contains(ep.key() + "|" + c) || hostFault.contains(ep.host() + "|" + c)) continue;
+                faults.add(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), c, null, failed[e]));
+                nicFault.add(ep.key() + "|*");
+            }
+        }
+        Map<String, long[]> pairFaults = new TreeMap<>();
+        Map<String, Failure> pairFirst = new HashMap<>();
+        for (Failure f : failures) {
+            if (covered(f, hostFault, nicFault)) continue;
+            String k = f.pair().src().key() + "|" + f.pair().dst().key() + "|" + f.cause();
+            pairFaults.computeIfAbsent(k, x -> new long[1])[0]++;
+            pairFirst.putIfAbsent(k, f);
+        }
+        for (Map.Entry<String, long[]> en : pairFaults.entrySet()) {
+            Failure f = pairFirst.get(en.getKey());
+            faults.add(new Fault(Fault.Scope.PAIR, f.pair().src().host(), f.pair().src().nic(), f.cause(),
+                    f.pair().dst().key(), en.getValue()[0]));
+        }
+        return faults;
+    }
+
+    private boolean covered(Failure f, Set<String> hostFault, Set<String> nicFault) {
+        NicEndpoint s = f.pair().src(), d = f.pair().dst();
+        Cause c = f.cause();
+        if (unreachable.contains(s.host()) || unreachable.contains(d.host())) return true;
+        if (nicFault.contains(s.key() + "|*") || nicFault.contains(d.key() + "|*")) return true;
+        NicEndpoint blamed = BLAME_DST.contains(c) ? d : s;
+        if (hostFault.contains(blamed.host() + "|" + c) || nicFault.contains(blamed.key() + "|" + c)) return true;
+        return c == Cause.NEIGH_OVERFLOW && hostFault.contains(s.host() + "|" + c);
+    }
+
+    private boolean hostHasCause(String host, Cause c) {
+        return countHost(host, c) > 0;
+    }
+
+    private long countHost(String host, Cause c) {
+        long n = 0;
+        for (NicEndpoint e : g.endpointsOf(host)) n += causeCount[g.index(e)][c.ordinal()];
+        return n;
+    }
+
+    private List<List<String>> partitions() {
+        List<List<String>> out = new ArrayList<>();
+        int[][] groups = g.groups();
+        for (int[] grp : groups) {
+            Map<Integer, List<String>> comps = new TreeMap<>();
+            for (int m : grp) {
+                if (unreachable.contains(g.at(m).host())) continue;
+                comps.computeIfAbsent(uf.find(m), k -> new ArrayList<>()).add(g.at(m).key());
+            }
+            List<List<String>> big = comps.values().stream().filter(l -> l.size() > 1).toList();
+            if (comps.size() > 1 && !big.isEmpty()) {
+                for (List<String> l : big) out.add(l.stream().sorted().toList());
+            }
+        }
+        return out;
+    }
+}

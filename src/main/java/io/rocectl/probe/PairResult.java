@@ -1,0 +1,35 @@
+package io.rocectl.probe;
+
+import java.util.Set;
+
+/**
+ * Cheap-probe result of one directed pair, as reported by the probe script.
+ *
+ * @param srcNic       source NIC name
+ * @param srcIp        source address
+ * @param dstIp        destination address
+ * @param srcLink      source NIC link state, null if not probed
+ * @param routeDev     device chosen by {@code ip route get DST from SRC}; "-" none, "!" the command
+ *                     failed, null not probed
+ * @param routeTable   table of that route ({@code main} when not shown), null if not probed
+ * @param arpMacs      MACs that answered arping (empty: none answered), null if not probed
+ * @param pingSent     echo requests sent over all tries (-1 if not probed)
+ * @param pingReceived echo replies received (-1 if not probed)
+ */
+public record PairResult(String srcNic, String srcIp, String dstIp, LinkState srcLink,
+                         String routeDev, String routeTable, Set<String> arpMacs,
+                         int pingSent, int pingReceived) {
+    public PairResult {
+        arpMacs = arpMacs == null ? null : Set.copyOf(arpMacs);
+    }
+
+    /** Whether ping was probed. */
+    public boolean pinged() {
+        return pingSent >= 0;
+    }
+
+    /** At least one echo reply came back (after retries). */
+    public boolean pingOk() {
+        return pingReceived > 0;
+    }
+}

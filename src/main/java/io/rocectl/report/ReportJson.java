@@ -1,0 +1,32 @@
+package io.rocectl.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/** JSON of a {@link ProbeReport} (pretty printed, field order fixed) and back. */
+public final class ReportJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private ReportJson() {}
+
+    public static String write(ProbeReport r) {
+        try {
+            return MAPPER.writeValueAsString(r) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise report", e);
+        }
+    }
+
+    /** Reads a report written by {@link #write} (unknown fields ignored, for forward compatibility). */
+    public static ProbeReport read(String json) {
+        try {
+            return MAPPER.readValue(json, ProbeReport.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a probe report: " + e.getOriginalMessage(), e);
+        }
+    }
+}

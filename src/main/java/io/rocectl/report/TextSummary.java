@@ -1,0 +1,61 @@
+package io.rocectl.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The terminal summary of a probe: counts (rail and cross-rail split), then faults grouped by
+ * cause with folded host sets and the remedy, unreachable hosts and partitions.
+ */
+public final class TextSummary {
+    private static final int MAX_PAIRS_SHOWN = 8;
+
+    private TextSummary() {}
+
+    public static String render(ProbeReport r) {
+        StringBuilder sb = new StringBuilder();
+        ProbeReport.Summary s = r.summary();
+        sb.append(String.format("probe %s: %d/%d pairs ok, %d failed (rail %d/%d, cross-rail %d/%d)",
+                r.pairSet(), s.pairsOk(), s.pairsTotal(), s.pairsFailed(), s.rail().ok(), s.rail().total(),
+                s.xrail().ok(), s.xrail().total()));
+        if (s.rounds() != null) sb.append(String.format("; heavy rounds %d (lower bound %d)", s.rounds(), s.roundsLowerBound()));
+        sb.append(String.format("; %.1f s%n", r.durationMs() / 1000.0));
+        if (!r.unreachableHosts().isEmpty())
+            sb.append("unreachable: ").append(HostFold.fold(r.unreachableHosts())).append('\n');
+        Map<String, List<ProbeReport.FaultEntry>> byCause = new LinkedHashMap<>();
+        for (ProbeReport.FaultEntry f : r.faults()) byCause.computeIfAbsent(f.cause(), k -> new ArrayList<>()).add(f);
+        if (!byCause.isEmpty()) sb.append("faults:\n");
+        for (Map.Entry<String, List<ProbeReport.FaultEntry>> e : byCause.entrySet()) {
+            List<ProbeReport.FaultEntry> fs = e.getValue();
+            ProbeReport.FaultEntry first = fs.get(0);
+            long pairs = fs.stream().mapToLong(ProbeReport.FaultEntry::pairs).sum();
+            sb.append(String.format("  %s [%s] %d pair(s)%n", e.getKey(), first.fixable() ? "fixable" : "needs hands", pairs));
+            List<String> hosts = fs.stream().filter(f -> f.scope().equals("host")).map(ProbeReport.FaultEntry::host).toList();
+            if (!hosts.isEmpty()) sb.append("    hosts: ").append(HostFold.fold(hosts)).append('\n');
+            Map<String, List<String>> nicHosts = new TreeMap<>();
+            fs.stream().filter(f -> f.scope().equals("nic"))
+                    .forEach(f -> nicHosts.computeIfAbsent(f.nic(), k -> new ArrayList<>()).add(f.host()));
+            nicHosts.forEach((nic, hs) -> sb.append("    nic ").append(nic).append(" on ").append(HostFold.fold(hs)).append('\n'));
+            List<ProbeReport.FaultEntry> pairFaults = fs.stream().filter(f -> f.scope().equals("pair")).toList();
+            for (int i = 0; i < Math.min(MAX_PAIRS_SHOWN, pairFaults.size()); i++) {
+                ProbeReport.FaultEntry f = pairFaults.get(i);
+                sb.append("    pair ").append(f.host()).append(':').append(f.nic()).append(" -> ").append(f.peer()).append('\n');
+            }
+            if (pairFaults.size() > MAX_PAIRS_SHOWN)
+                sb.append("    ... and ").append(pairFaults.size() - MAX_PAIRS_SHOWN).append(" more pairs\n");
+            sb.append("    remedy: ").append(first.remedy()).append('\n');
+        }
+        if (!r.partitions().isEmpty()) {
+            sb.append("partitions:\n");
+            for (List<String> p : r.partitions()) {
+                List<String> hosts = p.stream().map(k -> k.substring(0, k.lastIndexOf(':'))).distinct().toList();
+                sb.append("  ").append(p.size()).append(" NICs on ").append(HostFold.fold(hosts)).append('\n');
+            }
+        }
+        if (r.summary().pairsFailed() == 0 && r.unreachableHosts().isEmpty()) sb.append("every pair is up\n");
+        return sb.toString();
+    }
+}

@@ -1,0 +1,145 @@
+package io.rocectl.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rocectl.transport.Cmd;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.LocalConnection;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the real probe script in network namespaces this test creates: host A (a0 on a bridge,
+ * d0 a veth whose peer is down) and host B (b0, b1 on the same bridge and subnet: ARP flux).
+ */
+@Tag("lab")
+class CheapProbeLabTest {
+    private static final String NS = "rpb" + ProcessHandle.current().pid();
+    private static final List<String> created = new ArrayList<>();
+    private static String macB0, macB1;
+
+    @BeforeAll
+    static void lab() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name"))
+                && (Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip"))),
+                "needs root and ip");
+        String sw = NS + "-sw", a = NS + "-a", b = NS + "-b";
+        for (String n : List.of(sw, a, b)) {
+            ip("netns", "add", n);
+            created.add(n);
+        }
+        ip("-n", sw, "link", "add", "br0", "type", "bridge");
+        ip("-n", sw, "link", "set", "br0", "up");
+        ip("link", "add", "a0", "netns", a, "type", "veth", "peer", "name", "a0s", "netns", sw);
+        ip("link", "add", "b0", "netns", b, "type", "veth", "peer", "name", "b0s", "netns", sw);
+        ip("link", "add", "b1", "netns", b, "type", "veth", "peer", "name", "b1s", "netns", sw);
+        for (String p : List.of("a0s", "b0s", "b1s")) ip("-n", sw, "link", "set", p, "master", "br0", "up");
+        ip("-n", a, "addr", "add", "10.99.0.1/24", "dev", "a0");
+        ip("-n", a, "link", "set", "a0", "up");
+        ip("-n", a, "link", "set", "lo", "up");
+        ip("-n", a, "link", "add", "d0", "type", "veth", "peer", "name", "d0p");
+        ip("-n", a, "addr", "add", "10.98.0.1/24", "dev", "d0");
+        ip("-n", a, "link", "set", "d0", "up");
+        ip("-n", b, "addr", "add", "10.99.0.2/24", "dev", "b0");
+        ip("-n", b, "addr", "add", "10.99.0.3/24", "dev", "b1");
+        ip("-n", b, "link", "set", "b0", "up");
+        ip("-n", b, "link", "set", "b1", "up");
+        macB0 = mac(b, "b0");
+        macB1 = mac(b, "b1");
+        Thread.sleep(300);
+    }
+
+    @AfterAll
+    static void teardown() throws Exception {
+        for (String n : created) ip("netns", "del", n);
+    }
+
+    private static String ip(String... args) throws IOException, InterruptedException {
+        List<String> argv = new ArrayList<>(List.of("ip"));
+        argv.addAll(List.of(args));
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) throw new IllegalStateException(argv + ": " + out);
+        return out;
+    }
+
+    private static String mac(String ns, String dev) throws Exception {
+        String out = ip("-n", ns, "-o", "link", "show", dev);
+        return out.replaceAll("(?s).*link/ether ([0-9a-f:]{17}).*", "$1");
+    }
+
+    private static NicEndpoint ep(String host, String nic, String ip, String mac) {
+        return new NicEndpoint(host, nic, ip, 24, mac, null, null, 0);
+    }
+
+    private Map<String, PairResult> run(boolean fping) throws Exception {
+        NicEndpoint a0 = ep("a", "a0", "10.99.0.1", null);
+        NicEndpoint d0 = ep("a", "d0", "10.98.0.1", null);
+        List<ProbePair> pairs = List.of(
+                new ProbePair(a0, ep("b", "b0", "10.99.0.2", macB0)),
+                new ProbePair(a0, ep("x", "x0", "10.99.0.9", null)),
+                new ProbePair(d0, ep("y", "y0", "10.98.0.2", null)));
+        Cmd cmd = CheapProbeScript.command(pairs, CheapProbeScript.Options.defaults().withRetries(1).withFping(fping));
+        ExecResult r = new LocalConnection("a", List.of("ip", "netns", "exec", NS + "-a")).exec(cmd, Duration.ofSeconds(60));
+        assertEquals(0, r.exitCode(), r.stderr());
+        CheapProbeOutput out = CheapProbeParser.parse("a", r.stdout());
+        assertEquals(3, out.pairs().size(), r.stdout());
+        assertTrue(out.host().links().get("a0").up());
+        assertFalse(out.host().links().get("d0").up(), "peer down: no carrier");
+        return out.pairs().stream().collect(Collectors.toMap(PairResult::dstIp, Function.identity()));
+    }
+
+    private void check(Map<String, PairResult> byDst) {
+        PairResult flux = byDst.get("10.99.0.2");
+        assertEquals(java.util.Set.of(macB0, macB1), flux.arpMacs(), "both of B's ports answer ARP (flux)");
+        assertTrue(flux.pingOk());
+        assertEquals("a0", flux.routeDev());
+        PairResult nobody = byDst.get("10.99.0.9");
+        assertTrue(nobody.arpMacs().isEmpty());
+        assertFalse(nobody.pingOk());
+        assertTrue(nobody.pingSent() > 0);
+        PairResult down = byDst.get("10.98.0.2");
+        assertFalse(down.srcLink().up());
+        assertFalse(down.pingOk());
+    }
+
+    @Test
+    void fpingPass() throws Exception {
+        check(run(true));
+    }
+
+    @Test
+    void pingFallbackPass() throws Exception {
+        check(run(false));
+    }
+
+    @Test
+    void loopbackInTheHostNamespaceReadsTheOverflowCounter() throws Exception {
+        NicEndpoint lo = new NicEndpoint("local", "lo", "127.0.0.1", 8, null, null, null, 0);
+        Cmd cmd = CheapProbeScript.command(List.of(new ProbePair(lo, lo)),
+                CheapProbeScript.Options.defaults().withLayers(EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.IP)));
+        ExecResult r = new LocalConnection("local").exec(cmd, Duration.ofSeconds(30));
+        CheapProbeOutput out = CheapProbeParser.parse("local", r.stdout());
+        assertTrue(out.host().arpTableFulls() >= 0, r.stdout());
+        PairResult p = out.pairs().get(0);
+        assertEquals("lo", p.routeDev());
+        assertNull(p.arpMacs(), "ARP not probed");
+        assertTrue(p.pingOk());
+    }
+}

@@ -1,0 +1,62 @@
+package io.rocectl.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocectl.transport.Cmd;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class CheapProbeParserTest {
+    static String fixture(String name) throws Exception {
+        return Files.readString(Path.of("src/test/resources/fixtures/probe", name));
+    }
+
+    @Test
+    void parsesHostAndPairLines() throws Exception {
+        CheapProbeOutput o = CheapProbeParser.parse("h01", fixture("cheap-broken.txt"));
+        assertEquals(3, o.host().arpTableFulls());
+        assertFalse(o.host().links().get("eth2").up());
+        assertEquals(4, o.pairs().size());
+        PairResult flux = o.pairs().get(0);
+        assertEquals(Set.of("02:00:00:00:01:00", "02:00:00:00:01:01"), flux.arpMacs());
+        assertEquals(3, flux.pingSent());
+        assertFalse(flux.pingOk());
+        assertEquals("eth0", o.pairs().get(1).routeDev());
+        assertEquals("!", o.pairs().get(2).routeDev());
+        assertTrue(o.pairs().get(2).arpMacs().isEmpty());
+        PairResult notProbed = o.pairs().get(3);
+        assertNull(notProbed.arpMacs());
+        assertFalse(notProbed.pinged());
+        assertEquals("101", notProbed.routeTable());
+    }
+
+    @Test
+    void malformedLineNamesTheLine() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CheapProbeParser.parse("h01", "H 0\nP eth0 1.2.3.4\n"));
+        assertTrue(e.getMessage().contains("line 2"), e.getMessage());
+    }
+
+    @Test
+    void valuesTravelOnStdinAndAreValidated() {
+        NicEndpoint a = new NicEndpoint("h1", "eth0", "10.0.0.1", 24, null, null, null, 0);
+        NicEndpoint b = new NicEndpoint("h2", "eth0", "10.0.0.2", 24, null, null, null, 0);
+        Cmd c = CheapProbeScript.command(List.of(new ProbePair(a, b)), CheapProbeScript.Options.defaults());
+        assertEquals("eth0 10.0.0.1 10.0.0.2\n", new String(c.stdin()));
+        assertEquals(List.of("sh", "-c"), c.argv().subList(0, 2));
+        assertThrows(IllegalArgumentException.class, () -> CheapProbeScript.line("eth0;reboot", "10.0.0.1", "10.0.0.2"));
+        assertThrows(IllegalArgumentException.class, () -> CheapProbeScript.line("eth0", "10.0.0.1 ", "10.0.0.2"));
+        assertThrows(IllegalArgumentException.class, () -> new NicEndpoint("h", "a b", "10.0.0.1", 24, null, null, null, 0));
+        assertThrows(IllegalArgumentException.class, () -> new NicEndpoint("h", "e", "10.0.0.256", 24, null, null, null, 0));
+        NicEndpoint c2 = new NicEndpoint("h3", "eth0", "10.0.0.3", 24, null, null, null, 0);
+        assertThrows(IllegalArgumentException.class, () -> CheapProbeScript.command(
+                List.of(new ProbePair(a, b), new ProbePair(c2, b)), CheapProbeScript.Options.defaults()));
+    }
+}

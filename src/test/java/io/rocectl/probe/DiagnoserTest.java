@@ -1,0 +1,209 @@
+package io.rocectl.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class DiagnoserTest {
+    static final NicEndpoint A = new NicEndpoint("h1", "eth0", "10.0.0.1", 24, "02:00:00:00:00:01", null, null, 0);
+    static final NicEndpoint B = new NicEndpoint("h2", "eth0", "10.0.0.2", 24, "02:00:00:00:00:02", null, null, 0);
+    static final String OTHER = "02:00:00:00:00:99";
+
+    @Test
+    void classificationTable() throws Exception {
+        int row = 0;
+        for (String line : Files.readAllLines(Path.of("src/test/resources/fixtures/probe/classify.csv"))) {
+            if (line.startsWith("#") || line.isBlank()) continue;
+            row++;
+            String[] f = line.split("\\|");
+            Set<String> macs = f[2].equals("na") ? null : f[2].equals("-") ? Set.of()
+                    : java.util.Arrays.stream(f[2].split(",")).map(m -> m.equals("own") ? B.mac() : OTHER)
+                    .collect(Collectors.toSet());
+            int sent = -1, recv = -1;
+            if (!f[4].equals("na")) {
+                sent = Integer.parseInt(f[4].split("/")[0]);
+                recv = Integer.parseInt(f[4].split("/")[1]);
+            }
+            PairResult r = new PairResult("eth0", A.ip(), B.ip(), LinkState.parse(f[0]),
+                    f[3].equals("na") ? null : f[3], "main", macs, sent, recv);
+            HostState src = new HostState("h1", Long.parseLong(f[5]), Map.of("eth0", LinkState.parse(f[0])));
+            HostState dst = new HostState("h2", 0, Map.of("eth0", LinkState.parse(f[1])));
+            Long base = f[6].equals("none") ? null : Long.parseLong(f[6]);
+            Failure got = Diagnoser.classify(new ProbePair(A, B), r, src, dst, base);
+            String want = f[7];
+            assertEquals(want, got == null ? "ok" : got.cause().name(), "row " + row + ": " + line);
+        }
+        assertTrue(row >= 15);
+    }
+
+    // ---- localisation scenarios over a simulated cluster ----
+
+    /** What the world answers for a pair: the pair's cheap result. */
+    private static PairResult healthy(ProbePair p) {
+        return new PairResult(p.src().nic(), p.src().ip(), p.dst().ip(), new LinkState("up", "1"),
+                p.src().nic(), "10" + p.src().rail(), Set.of(p.dst().mac()), 3, 3);
+    }
+
+    private static Diagnosis run(ProbeGraph g, Function<ProbePair, PairResult> world,
+                                 Map<String, HostState> states, Set<String> unreachable) {
+        Diagnoser d = new Diagnoser(g);
+        for (String h : g.hosts()) {
+            d.host(states.getOrDefault(h, new HostState(h, 0, g.endpointsOf(h).stream()
+                    .collect(Collectors.toMap(NicEndpoint::nic, e -> new LinkState("up", "1"))))));
+        }
+        unreachable.forEach(d::unreachable);
+        for (String h : g.hosts()) {
+            if (unreachable.contains(h)) continue;
+            for (ProbePair p : g.pairsFrom(h)) d.pair(p, world.apply(p), null);
+        }
+        return d.finish();
+    }
+
+    private static PairResult with(PairResult r, Set<String> macs, String dev, int recv) {
+        return new PairResult(r.srcNic(), r.srcIp(), r.dstIp(), r.srcLink(), dev, r.routeTable(), macs, r.pingSent(), recv);
+    }
+
+    private static Set<String> faults(Diagnosis d) {
+        return d.faults().stream().map(f -> f.scope().id() + " " + f.host() + " " + f.nic() + " " + f.cause().id()
+                + (f.peer() == null ? "" : " -> " + f.peer()) + (f.fixable() ? " fixable" : "")).collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    @Test
+    void healthyClusterIsClean() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        Diagnosis d = run(g, DiagnoserTest::healthy, Map.of(), Set.of());
+        assertTrue(d.clean());
+        assertEquals(4 * 2 * 3 * 2, d.pairsTotal());
+        assertEquals(d.pairsTotal(), d.railOk() + d.xrailOk());
+        assertTrue(d.faults().isEmpty());
+        assertTrue(d.partitions().isEmpty());
+    }
+
+    @Test
+    void unfixedClusterIsHostConfigFaults() {
+        // every host answers ARP on both ports and routes everything out of eth0 (the seeds' failure)
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        Diagnosis d = run(g, p -> {
+            String sib = p.dst().mac().substring(0, 15) + (p.dst().nic().equals("eth0") ? "01" : "00");
+            return with(healthy(p), Set.of(p.dst().mac(), sib), "eth0", 0);
+        }, Map.of(), Set.of());
+        assertEquals(0, d.pairsOk());
+        Set<String> f = faults(d);
+        assertEquals(Set.of("host h01 null arp-flux fixable", "host h02 null arp-flux fixable",
+                "host h03 null arp-flux fixable", "host h04 null arp-flux fixable"), f, f.toString());
+        assertEquals(d.pairsTotal(), d.failedByCause().get(Cause.ARP_FLUX));
+    }
+
+    @Test
+    void routeOnlyBrokenOnOneHost() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        Diagnosis d = run(g, p -> p.src().host().equals("h03") && p.src().nic().equals("eth1")
+                ? with(healthy(p), Set.of(p.dst().mac()), "eth0", 3) : healthy(p), Map.of(), Set.of());
+        assertEquals(Set.of("nic h03 eth1 route-wrong-dev fixable"), faults(d));
+        d = run(g, p -> p.src().host().equals("h03")
+                ? with(healthy(p), Set.of(p.dst().mac()), "eth0", 3) : healthy(p), Map.of(), Set.of());
+        // eth0's own route is right, so only eth1 is blamed: not every NIC -> nic fault
+        assertEquals(Set.of("nic h03 eth1 route-wrong-dev fixable"), faults(d));
+        d = run(g, p -> p.src().host().equals("h03")
+                ? with(healthy(p), Set.of(p.dst().mac()), "bond0", 3) : healthy(p), Map.of(), Set.of());
+        assertEquals(Set.of("host h03 null route-wrong-dev fixable"), faults(d));
+    }
+
+    @Test
+    void linkDownNicIsANicFaultNeedingHands() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.perRailSubnets(4, 2), PairSet.RAIL);
+        Map<String, HostState> st = new HashMap<>();
+        st.put("h02", new HostState("h02", 0, Map.of("eth0", new LinkState("up", "1"), "eth1", new LinkState("down", "0"))));
+        Diagnosis d = run(g, p -> {
+            boolean dead = p.src().key().equals("h02:eth1") || p.dst().key().equals("h02:eth1");
+            PairResult r = healthy(p);
+            if (!dead) return r;
+            LinkState l = p.src().key().equals("h02:eth1") ? new LinkState("down", "0") : r.srcLink();
+            return new PairResult(r.srcNic(), r.srcIp(), r.dstIp(), l, r.routeDev(), r.routeTable(), Set.of(), 3, 0);
+        }, st, Set.of());
+        assertEquals(Set.of("nic h02 eth1 link-down"), faults(d));
+        assertEquals(6, d.failedByCause().get(Cause.LINK_DOWN));
+        assertEquals(4 * 3 * 2 - 6, d.pairsOk());
+    }
+
+    @Test
+    void deadNicWithLinkUpIsLocalisedOverAllItsPairs() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        Diagnosis d = run(g, p -> {
+            if (p.dst().key().equals("h03:eth0")) return with(healthy(p), Set.of(), p.src().nic(), 0);
+            if (p.src().key().equals("h03:eth0")) return with(healthy(p), Set.of(p.dst().mac()), "eth0", 0);
+            return healthy(p);
+        }, Map.of(), Set.of());
+        assertEquals(Set.of("nic h03 eth0 arp-no-reply"), faults(d));
+    }
+
+    @Test
+    void isolatedStaleNeighbourIsAPairFault() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        Diagnosis d = run(g, p -> p.src().key().equals("h01:eth0") && p.dst().key().equals("h02:eth1")
+                ? with(healthy(p), Set.of(OTHER), "eth0", 3) : healthy(p), Map.of(), Set.of());
+        assertEquals(Set.of("pair h01 eth0 arp-wrong-mac -> h02:eth1 fixable"), faults(d));
+        assertEquals(1, d.failures().size());
+        assertEquals(Layer.ARP, d.failures().get(0).layer());
+    }
+
+    @Test
+    void unreachableHostCountsItsPairs() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.perRailSubnets(4, 2), PairSet.RAIL);
+        Diagnosis d = run(g, p -> p.dst().host().equals("h04") ? with(healthy(p), Set.of(), p.src().nic(), 0) : healthy(p),
+                Map.of(), Set.of("h04"));
+        assertEquals(List.of("h04"), d.unreachableHosts());
+        assertEquals(24, d.pairsTotal());
+        assertEquals(24, d.railTotal());
+        assertEquals(12, d.pairsOk());
+        assertEquals(12, d.failedByCause().get(Cause.HOST_UNREACHABLE));
+        assertEquals(Set.of("host h04 null host-unreachable"), faults(d));
+    }
+
+    @Test
+    void splitRailNamesItsPartitions() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.perRailSubnets(4, 1), PairSet.RAIL);
+        Set<String> left = Set.of("h01", "h02");
+        Diagnosis d = run(g, p -> left.contains(p.src().host()) == left.contains(p.dst().host())
+                ? healthy(p) : with(healthy(p), Set.of(), p.src().nic(), 0), Map.of(), Set.of());
+        assertEquals(List.of(List.of("h01:eth0", "h02:eth0"), List.of("h03:eth0", "h04:eth0")), d.partitions());
+        assertFalse(d.clean());
+    }
+
+    @Test
+    void overflowCounterRisingIsAHostFault() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(3, 1), PairSet.ALL);
+        Diagnoser dg = new Diagnoser(g);
+        dg.baseline(Map.of("h01", 5L));
+        for (String h : g.hosts()) dg.host(new HostState(h, h.equals("h01") ? 9 : 0, Map.of("eth0", new LinkState("up", "1"))));
+        for (String h : g.hosts()) for (ProbePair p : g.pairsFrom(h))
+            dg.pair(p, h.equals("h01") && p.dst().host().equals("h03") ? with(healthy(p), Set.of(), "eth0", 0) : healthy(p), null);
+        Diagnosis d = dg.finish();
+        assertTrue(faults(d).contains("host h01 null neigh-overflow fixable"), faults(d).toString());
+        assertEquals(1, d.failedByCause().get(Cause.NEIGH_OVERFLOW));
+        assertNull(d.failedByCause().get(Cause.ARP_NO_REPLY));
+    }
+
+    @Test
+    void heavyFailureAfterCheapLayersPass() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(2, 1), PairSet.ALL);
+        Diagnoser dg = new Diagnoser(g);
+        ProbePair p = g.pairsFrom("h01").get(0);
+        Failure f = dg.pair(p, healthy(p), HeavyProbe.parse(HeavyProbe.Tool.RC_PINGPONG,
+                "Failed status transport retry counter exceeded (12) for wr_id 2", 1));
+        assertEquals(Cause.VERBS_RETRY_EXCEEDED, f.cause());
+        assertEquals(Layer.VERBS, f.layer());
+    }
+}
