@@ -262,12 +262,27 @@ public final class Diagnoser {
             }
         }
         if (pairsOk > 0) {
+            // Causes per endpoint over the failures NOT already explained by another NIC's fault
+            // (a dead peer NIC makes this NIC's pairs with it fail too: that is not this NIC's doing).
+            int[][] own = new int[g.size()][NC];
+            for (Failure f : failures) {
+                int s = g.index(f.pair().src()), d = g.index(f.pair().dst());
+                if (nicFault.contains(f.pair().src().key() + "|*") || nicFault.contains(f.pair().dst().key() + "|*")) continue;
+                own[s][f.cause().ordinal()]++;
+                own[d][f.cause().ordinal()]++;
+            }
             for (int e0 = 0; e0 < g.size(); e0++) {
                 final int e = e0;
                 NicEndpoint ep = g.at(e);
                 if (ok[e] > 0 || failed[e] == 0 || nicFault.contains(ep.key() + "|*")
                         || unreachable.contains(ep.host())) continue;
-                int best = IntStream.range(0, NC).boxed().max(Comparator.comparingInt(c -> causeCount[e][c])).orElse(0);
+                // a symptom this NIC is blamed for (its own route, its own ARP answers) wins over
+                // symptoms it merely takes part in; link-down of this NIC was handled above
+                boolean blamed = IntStream.range(0, NC).anyMatch(c -> blame[e][c] > 0);
+                int[] score = blamed ? blame[e] : own[e];
+                int best = IntStream.range(0, NC).filter(c -> c != Cause.LINK_DOWN.ordinal()).boxed()
+                        .max(Comparator.comparingInt(c -> score[c])).orElse(-1);
+                if (best < 0 || score[best] == 0) continue;
                 Cause c = Cause.values()[best];
                 if (nicFault.contains(ep.key() + "|" + c) || hostFault.contains(ep.host() + "|" + c)) continue;
                 faults.add(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), c, null, failed[e]));

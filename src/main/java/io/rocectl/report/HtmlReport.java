@@ -48,7 +48,7 @@ public final class HtmlReport {
         if (s.rounds() != null) sb.append("; heavy rounds ").append(s.rounds()).append(" (bound ").append(s.roundsLowerBound()).append(')');
         sb.append("; started ").append(esc(r.started())).append(", ").append(r.durationMs()).append(" ms</p>\n");
         if (!r.unreachableHosts().isEmpty())
-            sb.append("<p class=\"bad\">unreachable: ").append(esc(HostFold.fold(r.unreachableHosts()))).append("</p>\n");
+            sb.append("<p class=\"bad\">unreachable: ").append(esc(io.rocectl.hostset.NodeSet.fold(r.unreachableHosts()))).append("</p>\n");
         if (!r.faults().isEmpty()) {
             sb.append("<h2>Faults</h2>\n<table><tr><th>scope</th><th>host</th><th>nic</th><th>peer</th><th>cause</th>")
               .append("<th>fixable</th><th>pairs</th><th>remedy</th></tr>\n");

@@ -24,7 +24,7 @@ public final class TextSummary {
         if (s.rounds() != null) sb.append(String.format("; heavy rounds %d (lower bound %d)", s.rounds(), s.roundsLowerBound()));
         sb.append(String.format("; %.1f s%n", r.durationMs() / 1000.0));
         if (!r.unreachableHosts().isEmpty())
-            sb.append("unreachable: ").append(HostFold.fold(r.unreachableHosts())).append('\n');
+            sb.append("unreachable: ").append(io.rocectl.hostset.NodeSet.fold(r.unreachableHosts())).append('\n');
         Map<String, List<ProbeReport.FaultEntry>> byCause = new LinkedHashMap<>();
         for (ProbeReport.FaultEntry f : r.faults()) byCause.computeIfAbsent(f.cause(), k -> new ArrayList<>()).add(f);
         if (!byCause.isEmpty()) sb.append("faults:\n");
@@ -34,11 +34,11 @@ public final class TextSummary {
             long pairs = fs.stream().mapToLong(ProbeReport.FaultEntry::pairs).sum();
             sb.append(String.format("  %s [%s] %d pair(s)%n", e.getKey(), first.fixable() ? "fixable" : "needs hands", pairs));
             List<String> hosts = fs.stream().filter(f -> f.scope().equals("host")).map(ProbeReport.FaultEntry::host).toList();
-            if (!hosts.isEmpty()) sb.append("    hosts: ").append(HostFold.fold(hosts)).append('\n');
+            if (!hosts.isEmpty()) sb.append("    hosts: ").append(io.rocectl.hostset.NodeSet.fold(hosts)).append('\n');
             Map<String, List<String>> nicHosts = new TreeMap<>();
             fs.stream().filter(f -> f.scope().equals("nic"))
                     .forEach(f -> nicHosts.computeIfAbsent(f.nic(), k -> new ArrayList<>()).add(f.host()));
-            nicHosts.forEach((nic, hs) -> sb.append("    nic ").append(nic).append(" on ").append(HostFold.fold(hs)).append('\n'));
+            nicHosts.forEach((nic, hs) -> sb.append("    nic ").append(nic).append(" on ").append(io.rocectl.hostset.NodeSet.fold(hs)).append('\n'));
             List<ProbeReport.FaultEntry> pairFaults = fs.stream().filter(f -> f.scope().equals("pair")).toList();
             for (int i = 0; i < Math.min(MAX_PAIRS_SHOWN, pairFaults.size()); i++) {
                 ProbeReport.FaultEntry f = pairFaults.get(i);
@@ -52,7 +52,7 @@ public final class TextSummary {
             sb.append("partitions:\n");
             for (List<String> p : r.partitions()) {
                 List<String> hosts = p.stream().map(k -> k.substring(0, k.lastIndexOf(':'))).distinct().toList();
-                sb.append("  ").append(p.size()).append(" NICs on ").append(HostFold.fold(hosts)).append('\n');
+                sb.append("  ").append(p.size()).append(" NICs on ").append(io.rocectl.hostset.NodeSet.fold(hosts)).append('\n');
             }
         }
         if (r.summary().pairsFailed() == 0 && r.unreachableHosts().isEmpty()) sb.append("every pair is up\n");

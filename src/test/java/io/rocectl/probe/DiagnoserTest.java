@@ -139,6 +139,27 @@ class DiagnoserTest {
     }
 
     @Test
+    void routeFaultNextToADeadPeerNicIsNotBlamedOnTheLink() {
+        // seen on the lab: h02 eth1 cable pulled, h03 lost its rule for eth1 (route via eth0);
+        // h03 eth1 then fails every pair too, but its own symptom is the route, not a link
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.RAIL);
+        Map<String, HostState> st = new HashMap<>();
+        st.put("h02", new HostState("h02", 0, Map.of("eth0", new LinkState("up", "1"), "eth1", new LinkState("down", "0"))));
+        Diagnosis d = run(g, p -> {
+            PairResult r = healthy(p);
+            boolean dead = p.src().key().equals("h02:eth1") || p.dst().key().equals("h02:eth1");
+            if (dead) {
+                LinkState l = p.src().key().equals("h02:eth1") ? new LinkState("down", "0") : r.srcLink();
+                return new PairResult(r.srcNic(), r.srcIp(), r.dstIp(), l, r.routeDev(), r.routeTable(), Set.of(), 3, 0);
+            }
+            if (p.src().key().equals("h03:eth1")) return with(r, Set.of(p.dst().mac()), "eth0", 0);
+            if (p.dst().key().equals("h03:eth1")) return with(r, Set.of(p.dst().mac()), p.src().nic(), 0);
+            return r;
+        }, st, Set.of());
+        assertEquals(Set.of("nic h02 eth1 link-down", "nic h03 eth1 route-wrong-dev"), faults(d));
+    }
+
+    @Test
     void deadNicWithLinkUpIsLocalisedOverAllItsPairs() {
         ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
         Diagnosis d = run(g, p -> {

@@ -130,12 +130,4 @@ class ReportRenderTest {
         assertTrue(html.contains("<canvas id=\"m\">"));
         assertEquals(HtmlReport.esc("<a&\"b>"), "&lt;a&amp;&quot;b&gt;");
     }
-
-    @Test
-    void hostFolding() {
-        assertEquals("gpu[01-03,07]", HostFold.fold(List.of("gpu03", "gpu01", "gpu02", "gpu07")));
-        assertEquals("a,gpu[8-10]", HostFold.fold(List.of("gpu10", "gpu9", "gpu8", "a")));
-        assertEquals("gpu[9-10],gpu[01-02]", HostFold.fold(List.of("gpu01", "gpu02", "gpu9", "gpu10")));
-        assertEquals("n001,rack[1-2]", HostFold.fold(List.of("rack1", "n001", "rack2")));
-    }
 }

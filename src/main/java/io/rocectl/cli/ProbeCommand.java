@@ -1,0 +1,70 @@
+package io.rocectl.cli;
+
+import io.rocectl.error.InputError;
+import io.rocectl.exec.ConnectionPool;
+import io.rocectl.remediate.ProbeRunner;
+import io.rocectl.report.Heatmap;
+import io.rocectl.report.ProbeReport;
+import io.rocectl.report.ReportJson;
+import io.rocectl.report.TextSummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code rocectl probe -i INV}: every NIC pair, layer by layer, with a diagnosis. */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = "Probe NIC pairs (link, ARP, route, ping), diagnose failures, print a matrix.")
+public final class ProbeCommand implements Callable<Integer> {
+    @Mixin InventoryOptions inv;
+    @Mixin ConnectionOptions conn;
+    @Mixin OutputOptions out;
+    @Mixin ProbeOptions probe;
+
+    @Option(names = "--report", paramLabel = "FILE.json", description = "Also write the JSON report here.")
+    Path report;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML matrix here.")
+    Path html;
+
+    @Override
+    public Integer call() throws Exception {
+        boolean json = out.json();
+        ProbeRunner.Settings s = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
+        Fleet fleet = Fleet.load(inv, conn);
+        List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
+        if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
+        ProbeRunner.Outcome o;
+        try (ConnectionPool pool = fleet.pool()) {
+            o = new ProbeRunner(pool, s).probe(hosts, fleet::varsFor);
+        }
+        ProbeReport r = report(o);
+        ReportFiles.write(report, html, null, r, o.diagnosis().hostMatrix());
+        if (json) System.out.println(ReportJson.write(r));
+        else print(o, r, out.verbosity());
+        return r.exitCode();
+    }
+
+    static ProbeReport report(ProbeRunner.Outcome o) {
+        return ProbeReport.from(o.diagnosis(), o.rounds(), o.lowerBound(), o.started(), o.duration());
+    }
+
+    static void print(ProbeRunner.Outcome o, ProbeReport r, int verbosity) {
+        System.out.print(TextSummary.render(r));
+        if (o.diagnosis().hostMatrix().hosts().size() <= Heatmap.MAX_HOSTS) {
+            System.out.println();
+            System.out.print(Heatmap.render(o.diagnosis().hostMatrix()));
+        }
+        System.out.println("heavy RDMA probes (rping, ibv_rc_pingpong, ib_write_bw): " + o.heavyNote()
+                + "; schedule " + o.rounds() + " rounds (lower bound " + o.lowerBound() + ")");
+        o.gathered().errors().forEach((h, e) -> System.out.println("could not read NICs of " + h + ": " + e));
+        o.probeErrors().forEach((h, e) -> System.out.println("probe failed on " + h + ": " + e));
+        if (o.gathered().all().isEmpty()) {
+            System.out.println("no RoCE NICs selected on any host: set roce_nics or roce_subnet in the inventory");
+        }
+        System.out.printf("probed %d pairs in %.1f s%n", o.diagnosis().pairsTotal(), o.duration().toMillis() / 1000.0);
+    }
+}

@@ -1,0 +1,57 @@
+package io.rocectl.cli;
+
+import io.rocectl.error.InputError;
+import io.rocectl.probe.CheapProbeScript;
+import io.rocectl.probe.Layer;
+import io.rocectl.probe.PairSet;
+import io.rocectl.remediate.ProbeRunner;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** What to probe: pair set, layers, retries (shared by probe, remediate and demo). */
+public final class ProbeOptions {
+    @Option(names = "--pairs", paramLabel = "SET", defaultValue = "all",
+            description = "rail (same NIC index across hosts), all (every NIC of every other host; default), "
+                    + "subnet, or intra (NICs of the same host).")
+    String pairs;
+
+    @Option(names = "--layers", split = ",", paramLabel = "LAYER",
+            description = "Cheap layers to probe: link,arp,route,ip (default all four).")
+    List<String> layers = List.of();
+
+    @Option(names = "--probe-retries", paramLabel = "N", defaultValue = "2",
+            description = "Retries before a pair counts as failed (default ${DEFAULT-VALUE}).")
+    int retries;
+
+    PairSet pairSet() {
+        try {
+            return PairSet.parse(pairs);
+        } catch (IllegalArgumentException e) {
+            throw new InputError("option --pairs", 0, 0, "must be rail, all, subnet or intra, not '" + pairs + "'");
+        }
+    }
+
+    ProbeRunner.Settings settings(int forks, Duration timeout) {
+        CheapProbeScript.Options o = CheapProbeScript.Options.defaults().withRetries(Math.max(0, retries));
+        if (!layers.isEmpty()) {
+            Set<Layer> ls = EnumSet.noneOf(Layer.class);
+            for (String l : layers) {
+                switch (l.trim().toLowerCase(Locale.ROOT)) {
+                    case "link" -> ls.add(Layer.LINK);
+                    case "arp" -> ls.add(Layer.ARP);
+                    case "route" -> ls.add(Layer.ROUTE);
+                    case "ip", "ping" -> ls.add(Layer.IP);
+                    default -> throw new InputError("option --layers", 0, 0,
+                            "unknown layer '" + l + "' (link, arp, route, ip)");
+                }
+            }
+            o = o.withLayers(ls);
+        }
+        return new ProbeRunner.Settings(pairSet(), o, forks, timeout, 18515);
+    }
+}

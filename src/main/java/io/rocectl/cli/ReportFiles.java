@@ -1,0 +1,37 @@
+package io.rocectl.cli;
+
+import io.rocectl.error.InputError;
+import io.rocectl.probe.HostMatrix;
+import io.rocectl.report.HtmlReport;
+import io.rocectl.report.ProbeReport;
+import io.rocectl.report.PromMetrics;
+import io.rocectl.report.ReportJson;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+
+/** Writes report files atomically (a cron job's readers never see half a file). */
+final class ReportFiles {
+    private ReportFiles() {}
+
+    static void write(Path json, Path html, Path metrics, ProbeReport r, HostMatrix m) {
+        if (json != null) atomic(json, ReportJson.write(r));
+        if (html != null) atomic(html, HtmlReport.render(r, m));
+        if (metrics != null) atomic(metrics, PromMetrics.render(r, Instant.now()));
+    }
+
+    static void atomic(Path f, String content) {
+        try {
+            Path abs = f.toAbsolutePath();
+            Files.createDirectories(abs.getParent());
+            Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".tmp");
+            Files.writeString(tmp, content);
+            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new InputError(f.toString(), 0, 0, "cannot write: " + e.getMessage());
+        }
+    }
+}

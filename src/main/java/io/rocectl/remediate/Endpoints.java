@@ -1,0 +1,95 @@
+package io.rocectl.remediate;
+
+import io.rocectl.exec.ConnectionPool;
+import io.rocectl.module.ModuleException;
+import io.rocectl.module.TaskContext;
+import io.rocectl.modules.roce.RoceHost;
+import io.rocectl.op.RoceNic;
+import io.rocectl.probe.NicEndpoint;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.TransportException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * The RoCE NIC endpoints of every host, read over SSH in one round trip per host with the same
+ * NIC selection as the RoCE modules ({@code roce_nics}, {@code roce_subnet}; never the
+ * management NIC).
+ */
+public final class Endpoints {
+    /** Endpoints per reachable host, and why the others could not be read. */
+    public record Gathered(Map<String, List<NicEndpoint>> byHost, Map<String, String> unreachable,
+                           Map<String, String> errors) {
+        public List<NicEndpoint> all() {
+            List<NicEndpoint> out = new ArrayList<>();
+            byHost.values().forEach(out::addAll);
+            return out;
+        }
+    }
+
+    private Endpoints() {}
+
+    public static Gathered gather(List<String> hosts, Function<String, Map<String, Object>> vars, ConnectionPool pool,
+                                  int forks, Duration timeout) throws InterruptedException {
+        ExecutorService ex = Executors.newFixedThreadPool(Math.max(1, Math.min(forks, hosts.size())), r -> {
+            Thread t = new Thread(r, "endpoints");
+            t.setDaemon(true);
+            return t;
+        });
+        Map<String, List<NicEndpoint>> byHost = new LinkedHashMap<>();
+        Map<String, String> unreachable = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        try {
+            Map<String, Future<Object>> fs = new LinkedHashMap<>();
+            for (String h : hosts) fs.put(h, ex.submit(() -> one(h, vars.apply(h), pool, timeout)));
+            for (Map.Entry<String, Future<Object>> e : fs.entrySet()) {
+                Object o;
+                try {
+                    o = e.getValue().get();
+                } catch (ExecutionException ee) {
+                    if (ee.getCause() instanceof InterruptedException ie) throw ie;
+                    o = new ModuleException(String.valueOf(ee.getCause()));
+                }
+                if (o instanceof TransportException te) unreachable.put(e.getKey(), te.getMessage());
+                else if (o instanceof Exception other) errors.put(e.getKey(), other.getMessage());
+                else {
+                    @SuppressWarnings("unchecked")
+                    List<NicEndpoint> l = (List<NicEndpoint>) o;
+                    byHost.put(e.getKey(), l);
+                }
+            }
+        } finally {
+            ex.shutdownNow();
+        }
+        return new Gathered(byHost, unreachable, errors);
+    }
+
+    private static Object one(String host, Map<String, Object> vars, ConnectionPool pool, Duration timeout)
+            throws InterruptedException {
+        try {
+            TaskContext ctx = new TaskContext(host, pool.get(host), Map.of(), vars, false, false, false, timeout, null);
+            RoceHost h = RoceHost.gather(ctx);
+            List<NicEndpoint> out = new ArrayList<>();
+            for (RoceNic n : h.sel().nics()) {
+                out.add(new NicEndpoint(host, n.name(), n.ip(), n.prefix(), n.mac(),
+                        n.rdmaDev() == null || n.rdmaDev().isEmpty() ? null : n.rdmaDev(),
+                        n.gidIndex() >= 0 ? n.gidIndex() : null, n.rail()));
+            }
+            return out;
+        } catch (TransportException e) {
+            pool.drop(host);
+            return e;
+        } catch (CommandTimeoutException | RuntimeException e) {
+            return new ModuleException(e.getMessage());
+        }
+    }
+}

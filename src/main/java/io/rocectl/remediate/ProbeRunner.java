@@ -1,0 +1,165 @@
+package io.rocectl.remediate;
+
+import io.rocectl.exec.ConnectionPool;
+import io.rocectl.exec.FanOut;
+import io.rocectl.probe.CheapProbeOutput;
+import io.rocectl.probe.CheapProbeParser;
+import io.rocectl.probe.CheapProbeScript;
+import io.rocectl.probe.Diagnoser;
+import io.rocectl.probe.Diagnosis;
+import io.rocectl.probe.HeavyProbe;
+import io.rocectl.probe.PairResult;
+import io.rocectl.probe.PairSet;
+import io.rocectl.probe.ProbeGraph;
+import io.rocectl.probe.ProbePair;
+import io.rocectl.probe.RoundSchedule;
+import io.rocectl.transport.Cmd;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Probes NIC pairs over SSH: endpoints from every host, one batched probe command per source
+ * host (all hosts at once, bounded by forks), then the layered diagnosis over all pairs.
+ * Heavy RDMA probes are scheduled (rounds reported) and reported "not available" where the
+ * tools are missing.
+ */
+public final class ProbeRunner {
+    /** How to probe. */
+    public record Settings(PairSet pairs, CheapProbeScript.Options options, int forks, Duration timeout,
+                           int basePort) {
+        public static Settings of(PairSet pairs, int forks, Duration timeout) {
+            return new Settings(pairs, CheapProbeScript.Options.defaults(), forks, timeout, 18515);
+        }
+    }
+
+    /**
+     * One probe pass and what it found.
+     *
+     * @param outputs      per source host, the raw parsed probe output (kept so a re-probe of the
+     *                     failed pairs can be merged over it)
+     * @param heavyNote    what happened to the heavy (RDMA) layers
+     */
+    public record Outcome(ProbeGraph graph, Diagnosis diagnosis, int rounds, int lowerBound, Instant started,
+                          Duration duration, Endpoints.Gathered gathered, Map<String, CheapProbeOutput> outputs,
+                          Map<String, String> probeErrors, String heavyNote) {}
+
+    private final ConnectionPool pool;
+    private final Settings settings;
+
+    public ProbeRunner(ConnectionPool pool, Settings settings) {
+        this.pool = pool;
+        this.settings = settings;
+    }
+
+    /** A full pass over every pair of the chosen pair set. */
+    public Outcome probe(List<String> hosts, Function<String, Map<String, Object>> vars) throws InterruptedException {
+        Instant started = Instant.now();
+        long t0 = System.nanoTime();
+        Endpoints.Gathered g = Endpoints.gather(hosts, vars, pool, settings.forks(), settings.timeout());
+        ProbeGraph graph = ProbeGraph.build(g.all(), settings.pairs());
+        Map<String, List<ProbePair>> todo = new LinkedHashMap<>();
+        for (String h : g.byHost().keySet()) {
+            List<ProbePair> ps = graph.pairsFrom(h);
+            if (!ps.isEmpty()) todo.put(h, ps);
+        }
+        Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, CheapProbeOutput> outputs = run(todo, errors);
+        String heavy = heavyNote(new ArrayList<>(g.byHost().keySet()));
+        return finish(graph, g, outputs, errors, started, t0, heavy);
+    }
+
+    /** Re-probes only the pairs that failed in {@code previous}; the other results are kept. */
+    public Outcome reprobeFailed(Outcome previous) throws InterruptedException {
+        Instant started = Instant.now();
+        long t0 = System.nanoTime();
+        Map<String, List<ProbePair>> todo = new LinkedHashMap<>();
+        Set<String> failedKeys = new LinkedHashSet<>();
+        for (var f : previous.diagnosis().failures()) {
+            ProbePair p = f.pair();
+            if (!previous.gathered().byHost().containsKey(p.src().host())) continue;
+            todo.computeIfAbsent(p.src().host(), k -> new ArrayList<>()).add(p);
+            failedKeys.add(key(p.src().nic(), p.src().ip(), p.dst().ip()));
+        }
+        Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, CheapProbeOutput> fresh = run(todo, errors);
+        Map<String, CheapProbeOutput> merged = new LinkedHashMap<>(previous.outputs());
+        for (Map.Entry<String, CheapProbeOutput> e : fresh.entrySet()) {
+            CheapProbeOutput old = previous.outputs().get(e.getKey());
+            Map<String, PairResult> byKey = new LinkedHashMap<>();
+            if (old != null) for (PairResult r : old.pairs()) byKey.put(key(r.srcNic(), r.srcIp(), r.dstIp()), r);
+            for (PairResult r : e.getValue().pairs()) byKey.put(key(r.srcNic(), r.srcIp(), r.dstIp()), r);
+            merged.put(e.getKey(), new CheapProbeOutput(e.getValue().host(), new ArrayList<>(byKey.values())));
+        }
+        return finish(previous.graph(), previous.gathered(), merged, errors, started, t0, previous.heavyNote());
+    }
+
+    private Outcome finish(ProbeGraph graph, Endpoints.Gathered g, Map<String, CheapProbeOutput> outputs,
+                           Map<String, String> errors, Instant started, long t0, String heavy) {
+        Diagnoser d = new Diagnoser(graph);
+        for (CheapProbeOutput o : outputs.values()) d.host(o.host());
+        for (String h : g.unreachable().keySet()) d.unreachable(h);
+        for (String h : errors.keySet()) if (!outputs.containsKey(h)) d.unreachable(h);
+        for (Map.Entry<String, CheapProbeOutput> e : outputs.entrySet()) {
+            d.pass(graph.pairsFrom(e.getKey()), e.getValue());
+        }
+        Diagnosis diag = d.finish();
+        RoundSchedule sched = graph.schedule(settings.basePort());
+        Map<String, String> allErrors = new LinkedHashMap<>(g.errors());
+        allErrors.putAll(errors);
+        return new Outcome(graph, diag, sched.rounds(), sched.lowerBound(), started,
+                Duration.ofNanos(System.nanoTime() - t0), g, outputs, allErrors, heavy);
+    }
+
+    private Map<String, CheapProbeOutput> run(Map<String, List<ProbePair>> todo, Map<String, String> errors)
+            throws InterruptedException {
+        Map<String, Cmd> cmds = new HashMap<>();
+        for (Map.Entry<String, List<ProbePair>> e : todo.entrySet()) {
+            cmds.put(e.getKey(), CheapProbeScript.command(e.getValue(), settings.options()));
+        }
+        Map<String, FanOut.Outcome> res = FanOut.run(new ArrayList<>(todo.keySet()), cmds::get, pool,
+                settings.forks(), settings.timeout());
+        Map<String, CheapProbeOutput> out = new LinkedHashMap<>();
+        for (FanOut.Outcome o : res.values()) {
+            if (o.result() == null) {
+                errors.put(o.host(), o.unreachable() != null ? o.unreachable() : o.timeout());
+                continue;
+            }
+            try {
+                out.put(o.host(), CheapProbeParser.parse(o.host(), o.result().stdout()));
+            } catch (RuntimeException e) {
+                errors.put(o.host(), "unreadable probe output: " + e.getMessage()
+                        + (o.result().stderr().isBlank() ? "" : " (" + o.result().stderr().strip() + ")"));
+            }
+        }
+        return out;
+    }
+
+    /** Which heavy probe tools the hosts have; the RDMA layers run only where all are present. */
+    private String heavyNote(List<String> hosts) throws InterruptedException {
+        if (hosts.isEmpty()) return "no hosts";
+        Map<String, FanOut.Outcome> res = FanOut.run(hosts.subList(0, 1), h -> HeavyProbe.availability(), pool,
+                1, settings.timeout());
+        FanOut.Outcome o = res.values().iterator().next();
+        if (o.result() == null) return "not checked";
+        Map<HeavyProbe.Tool, Boolean> av = HeavyProbe.parseAvailability(o.result().stdout());
+        List<String> missing = new ArrayList<>();
+        av.forEach((t, ok) -> {
+            if (!ok) missing.add(t.name().toLowerCase());
+        });
+        return missing.isEmpty() ? "available (rping, ibv_rc_pingpong, ib_write_bw)"
+                : "not available (" + String.join(", ", missing) + " not found on " + hosts.get(0) + ")";
+    }
+
+    private static String key(String nic, String src, String dst) {
+        return nic + " " + src + " " + dst;
+    }
+}
