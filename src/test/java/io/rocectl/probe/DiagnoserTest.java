@@ -156,7 +156,7 @@ class DiagnoserTest {
             if (p.dst().key().equals("h03:eth1")) return with(r, Set.of(p.dst().mac()), p.src().nic(), 0);
             return r;
         }, st, Set.of());
-        assertEquals(Set.of("nic h02 eth1 link-down", "nic h03 eth1 route-wrong-dev"), faults(d));
+        assertEquals(Set.of("nic h02 eth1 link-down", "nic h03 eth1 route-wrong-dev fixable"), faults(d));
     }
 
     @Test
