@@ -1,0 +1,134 @@
+package io.rocectl.cli;
+
+import io.rocectl.error.InputError;
+import io.rocectl.event.ConsoleReporter;
+import io.rocectl.event.Recap;
+import io.rocectl.event.RunListener;
+import io.rocectl.exec.Cancel;
+import io.rocectl.exec.ConnectionPool;
+import io.rocectl.exec.PlaybookRunner;
+import io.rocectl.exec.RunOptions;
+import io.rocectl.hostset.NodeSet;
+import io.rocectl.module.ModuleRegistry;
+import io.rocectl.playbook.Playbook;
+import io.rocectl.playbook.PlaybookLoader;
+import io.rocectl.remediate.Fixer;
+import io.rocectl.remediate.ProbeRunner;
+import io.rocectl.remediate.Remediator;
+import io.rocectl.remediate.RunLock;
+import io.rocectl.report.ProbeReport;
+import io.rocectl.report.ReportJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rocectl remediate -i INV}: probe, re-run the fix playbook on the implicated hosts only,
+ * re-probe the failed pairs, repeat. Built for cron and systemd timers: a lock, quiet output,
+ * JSON report, Prometheus textfile metrics, exit 0 / 2 / 4.
+ */
+@Command(name = "remediate", mixinStandardHelpOptions = true,
+        description = "Probe, fix what configuration can fix on the implicated hosts, re-probe; for cron/timers.")
+public final class RemediateCommand implements Callable<Integer> {
+    @Mixin InventoryOptions inv;
+    @Mixin ConnectionOptions conn;
+    @Mixin OutputOptions out;
+    @Mixin ProbeOptions probe;
+
+    @Option(names = "--playbook", paramLabel = "FILE", defaultValue = "playbooks/roce-multinic.yaml",
+            description = "The fix playbook (default ${DEFAULT-VALUE}).")
+    Path playbook;
+
+    @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "3", description = "Fix rounds at most (default ${DEFAULT-VALUE}).")
+    int maxRounds;
+
+    @Option(names = "--report", paramLabel = "FILE.json", description = "Write the final JSON report here (atomically).")
+    Path report;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write the final HTML matrix here.")
+    Path html;
+
+    @Option(names = "--metrics", paramLabel = "FILE.prom", description = "Write Prometheus textfile metrics here.")
+    Path metrics;
+
+    @Option(names = "--lock", paramLabel = "FILE", description = "Lock file: a second run exits at once with code 7.")
+    Path lock;
+
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing when every pair is up; only the summary otherwise.")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        boolean json = out.json();
+        if (maxRounds < 0) throw new InputError("option --max-rounds", 0, 0, "must be 0 or more");
+        ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
+        Fleet fleet = Fleet.load(inv, conn);
+        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
+        List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
+        if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
+        RunLock held = null;
+        if (lock != null) {
+            held = RunLock.tryAcquire(lock);
+            if (held == null) {
+                System.err.println("rocectl: another remediation holds " + lock + " (pid " + RunLock.holder(lock)
+                        + "); not starting");
+                return ExitCodes.LOCKED;
+            }
+        }
+        try (RunLock l = held; ConnectionPool pool = fleet.pool()) {
+            PrintStream log = quiet || json ? null : System.out;
+            Remediator.Result res = new Remediator(new ProbeRunner(pool, settings),
+                    fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, fleet::varsFor);
+            ProbeReport r = ProbeCommand.report(res.last());
+            ReportFiles.write(report, html, metrics, r, res.last().diagnosis().hostMatrix());
+            if (json) {
+                System.out.println(ReportJson.write(r));
+            } else if (!quiet || r.exitCode() != 0) {
+                System.out.println();
+                System.out.println("== after " + res.rounds().size() + " fix round(s)");
+                ProbeCommand.print(res.last(), r, out.verbosity());
+            }
+            return r.exitCode();
+        }
+    }
+
+    private Fixer fixer(Fleet fleet, Playbook pb, ConnectionPool pool, PrintStream log) {
+        return (targets, tags) -> {
+            RunOptions opts = new RunOptions(fleet.forks(), false, false, String.join(",", targets), Set.of(),
+                    Set.of("probe"), Map.of(), null, fleet.commandTimeout(), null);
+            RunListener l = log == null ? new RunListener() { } : new ConsoleReporter(log, 0, false, false, false);
+            Recap recap = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts, l, new Cancel()).run(pb, pool);
+            List<String> bad = new ArrayList<>(recap.failedHosts());
+            bad.addAll(recap.unreachableHosts());
+            return bad;
+        };
+    }
+
+    private static Remediator.Progress progress(PrintStream log) {
+        return new Remediator.Progress() {
+            @Override
+            public void probed(String what, ProbeRunner.Outcome o) {
+                if (log != null) {
+                    log.printf("%s: %d/%d pairs ok (%.1f s)%n", what, o.diagnosis().pairsOk(),
+                            o.diagnosis().pairsTotal(), o.duration().toMillis() / 1000.0);
+                }
+            }
+
+            @Override
+            public void fixing(int round, List<String> hosts, Set<String> tags) {
+                if (log != null) {
+                    log.println("round " + round + ": re-running the fix on " + NodeSet.fold(hosts)
+                            + " (causes: " + String.join(", ", tags) + ")");
+                }
+            }
+        };
+    }
+}

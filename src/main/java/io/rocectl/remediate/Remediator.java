@@ -1,0 +1,87 @@
+package io.rocectl.remediate;
+
+import io.rocectl.probe.Fault;
+import io.rocectl.probe.Failure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * probe -> fix the implicated hosts -> re-probe the failed pairs -> repeat, until nothing
+ * fixable is left or the round limit is reached. Faults config cannot fix (link down,
+ * unreachable host) are reported, never retried.
+ */
+public final class Remediator {
+    /** What one round did. */
+    public record Round(int index, long failedBefore, long fixableBefore, List<String> hostsFixed, Set<String> tags,
+                        List<String> fixFailedOn, long failedAfter) {}
+
+    /** The end state and the rounds taken. */
+    public record Result(ProbeRunner.Outcome first, ProbeRunner.Outcome last, List<Round> rounds) {}
+
+    /** Progress for whoever watches (CLI or engine); may be a no-op. */
+    public interface Progress {
+        void probed(String what, ProbeRunner.Outcome o);
+
+        void fixing(int round, List<String> hosts, Set<String> tags);
+    }
+
+    private final ProbeRunner runner;
+    private final Fixer fixer;
+    private final int maxRounds;
+    private final Progress progress;
+
+    public Remediator(ProbeRunner runner, Fixer fixer, int maxRounds, Progress progress) {
+        this.runner = runner;
+        this.fixer = fixer;
+        this.maxRounds = maxRounds;
+        this.progress = progress;
+    }
+
+    public Result run(List<String> hosts, Function<String, Map<String, Object>> vars) throws InterruptedException {
+        ProbeRunner.Outcome first = runner.probe(hosts, vars);
+        progress.probed("initial probe", first);
+        ProbeRunner.Outcome cur = first;
+        List<Round> rounds = new ArrayList<>();
+        Set<String> hopeless = new LinkedHashSet<>();
+        for (int r = 1; r <= maxRounds; r++) {
+            Set<String> implicated = new LinkedHashSet<>();
+            Set<String> tags = new LinkedHashSet<>();
+            long fixable = implicated(cur, implicated, tags);
+            implicated.removeAll(hopeless);
+            if (implicated.isEmpty()) break;
+            List<String> targets = new ArrayList<>(implicated);
+            progress.fixing(r, targets, tags);
+            List<String> failedOn = fixer.fix(targets, tags);
+            hopeless.addAll(failedOn);
+            long before = cur.diagnosis().pairsFailed();
+            cur = runner.reprobeFailed(cur);
+            progress.probed("re-probe after round " + r, cur);
+            rounds.add(new Round(r, before, fixable, targets, tags, failedOn, cur.diagnosis().pairsFailed()));
+        }
+        return new Result(first, cur, rounds);
+    }
+
+    /**
+     * The hosts whose configuration explains the fixable failures: the blamed host of each fixable
+     * fault (route faults sit on the source, ARP faults on the answering destination), and for pair
+     * faults both ends.
+     *
+     * @return the number of failed pairs with a fixable cause
+     */
+    static long implicated(ProbeRunner.Outcome o, Set<String> hosts, Set<String> tags) {
+        long n = 0;
+        for (Failure f : o.diagnosis().failures()) if (f.cause().fixable()) n++;
+        for (Fault f : o.diagnosis().faults()) {
+            if (!f.cause().fixable()) continue;
+            if (f.cause().tag() != null) tags.add(f.cause().tag());
+            hosts.add(f.host());
+            if (f.scope() == Fault.Scope.PAIR && f.peer() != null) hosts.add(f.peer().split(":", 2)[0]);
+        }
+        return n;
+    }
+}
