@@ -45,6 +45,7 @@ public final class PlaybookRunner {
     private final Templar templar = Templar.get();
     private final Map<String, HostState> hosts = new LinkedHashMap<>();
     private String playbookDir = ".";
+    private ConnectionPool pool;
 
     public PlaybookRunner(HostInventory inventory, ModuleRegistry modules, RunOptions opts, RunListener listener,
                           Cancel cancel) {
@@ -78,6 +79,7 @@ public final class PlaybookRunner {
         Path parent = pb.file().toAbsolutePath().getParent();
         playbookDir = parent == null ? "." : parent.toString();
         Map<Play, List<String>> plan = plan(pb);
+        this.pool = pool;
         for (List<String> hs : plan.values()) {
             for (String h : hs) hosts.computeIfAbsent(h, n -> new HostState(n, inventory.varsFor(n)));
         }
@@ -279,6 +281,10 @@ public final class PlaybookRunner {
         }
 
         private void runTask(Task t, List<String> live, Map<String, Object> scopeVars) throws InterruptedException {
+            if (modules.find(t.module()) instanceof ControllerModule cm) {
+                runOnController(cm, t, live, scopeVars);
+                return;
+            }
             List<String> targets = t.runOnce() ? live.subList(0, 1) : live;
             listener.onTaskStart(t.displayName(), targets);
             List<HostResult> results = new ArrayList<>();
@@ -313,6 +319,77 @@ public final class PlaybookRunner {
                     aborted = true;
                 }
             }
+        }
+
+        /** A controller module: run once for the play; its result counts for every live host. */
+        private void runOnController(ControllerModule cm, Task t, List<String> live, Map<String, Object> scopeVars)
+                throws InterruptedException {
+            listener.onTaskStart(t.displayName(), live);
+            HostState first = hosts.get(live.get(0));
+            Map<String, Object> vars = varsFor(first, scopeVars, playHosts, t.vars());
+            HostResult r;
+            long t0 = System.nanoTime();
+            try {
+                if (!templar.condition(t.when(), vars)) {
+                    r = new HostResult(first.name, t.displayName(), Status.SKIPPED, "conditional result was false",
+                            Map.of("skipped", true), null, List.of(), null, 0);
+                } else {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> args = (Map<String, Object>) templar.render(t.args(), vars);
+                    io.rocectl.module.ModuleResult mr = cm.runOnController(controller(args, live, scopeVars));
+                    Map<String, Object> d = new LinkedHashMap<>(mr.data());
+                    d.put("changed", mr.changed());
+                    d.put("failed", mr.failed());
+                    d.put("msg", mr.msg());
+                    Status st = mr.failed() ? (t.ignoreErrors() ? Status.IGNORED : Status.FAILED)
+                            : mr.changed() ? Status.CHANGED : Status.OK;
+                    r = new HostResult(first.name, t.displayName(), st, mr.msg(), d, mr.diff(), List.of(), null,
+                            (System.nanoTime() - t0) / 1_000_000);
+                }
+            } catch (TemplateException | io.rocectl.module.ModuleException e) {
+                r = new HostResult(first.name, t.displayName(), t.ignoreErrors() ? Status.IGNORED : Status.FAILED,
+                        e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), null, 0);
+            }
+            List<HostResult> all = new ArrayList<>();
+            for (String h : live) {
+                HostState hs = hosts.get(h);
+                HostResult hr = new HostResult(h, r.task(), r.status(), r.msg(), r.data(), r.diff(), List.of(), null,
+                        r.millis());
+                if (t.register() != null) hs.registered.put(t.register(), r.data());
+                hs.count(r.status());
+                if (r.status() == Status.FAILED) failed.add(h);
+                notify(t, h, r.status());
+                listener.onHostResult(hr);
+                all.add(hr);
+            }
+            listener.onTaskEnd(t.displayName(), all);
+        }
+
+        private Controller controller(Map<String, Object> args, List<String> live, Map<String, Object> scopeVars) {
+            return new Controller() {
+                @Override public List<String> hosts() { return List.copyOf(live); }
+                @Override public Map<String, Object> vars(String host) {
+                    return varsFor(hosts.get(host), scopeVars, playHosts, Map.of());
+                }
+                @Override public Map<String, Object> args() { return args; }
+                @Override public ConnectionPool pool() { return pool; }
+                @Override public int forks() { return opts.forks(); }
+                @Override public java.time.Duration commandTimeout() { return opts.commandTimeout(); }
+                @Override public boolean check() { return opts.check(); }
+                @Override public List<String> rerun(Set<String> tags, List<String> targets) throws InterruptedException {
+                    List<Task> tasks = new ArrayList<>();
+                    for (Task x : filterTags(play.tasks(), tags, opts.skipTags())) {
+                        if (!(modules.find(x.module()) instanceof ControllerModule)) tasks.add(x);
+                    }
+                    Set<String> before = new HashSet<>(failed);
+                    List<String> ts = active(targets);
+                    runTasks(tasks, ts, scopeVars);
+                    List<String> bad = new ArrayList<>();
+                    for (String h : targets) if (failed.contains(h) && !before.contains(h)) bad.add(h);
+                    // a failed fix must not take the host out of the rest of the play's reporting twice
+                    return bad;
+                }
+            };
         }
 
         private HostResult runOn(Task t, String host, Map<String, Object> scopeVars) throws InterruptedException {
@@ -386,24 +463,28 @@ public final class PlaybookRunner {
     }
 
     private List<Task> filterTags(List<Task> tasks) {
+        return filterTags(tasks, opts.tags(), opts.skipTags());
+    }
+
+    private static List<Task> filterTags(List<Task> tasks, Set<String> only, Set<String> skip) {
         List<Task> out = new ArrayList<>();
         for (Task t : tasks) {
             if (t.isBlock()) {
-                if (!filterTags(t.block()).isEmpty() || !filterTags(t.rescue()).isEmpty()
-                        || !filterTags(t.always()).isEmpty()) out.add(t);
-            } else if (selected(t.tags())) {
+                if (!filterTags(t.block(), only, skip).isEmpty() || !filterTags(t.rescue(), only, skip).isEmpty()
+                        || !filterTags(t.always(), only, skip).isEmpty()) out.add(t);
+            } else if (selected(t.tags(), only, skip)) {
                 out.add(t);
             }
         }
         return out;
     }
 
-    private boolean selected(Set<String> tags) {
-        if (!java.util.Collections.disjoint(tags, opts.skipTags())) return false;
-        if (tags.contains("never") && java.util.Collections.disjoint(tags, opts.tags())) return false;
-        if (opts.tags().isEmpty() || opts.tags().contains("all")) return true;
+    private static boolean selected(Set<String> tags, Set<String> only, Set<String> skip) {
+        if (!java.util.Collections.disjoint(tags, skip)) return false;
+        if (tags.contains("never") && java.util.Collections.disjoint(tags, only)) return false;
+        if (only.isEmpty() || only.contains("all")) return true;
         if (tags.contains("always")) return true;
-        return !java.util.Collections.disjoint(tags, opts.tags());
+        return !java.util.Collections.disjoint(tags, only);
     }
 
     private static Object firstNonNull(Object a, Object b) {

@@ -1,0 +1,92 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.exec.Controller;
+import io.rocectl.exec.ControllerModule;
+import io.rocectl.module.ArgSpec;
+import io.rocectl.module.ModuleException;
+import io.rocectl.module.ModuleResult;
+import io.rocectl.module.TaskContext;
+import io.rocectl.module.Values;
+import io.rocectl.probe.CheapProbeScript;
+import io.rocectl.probe.Diagnosis;
+import io.rocectl.probe.Fault;
+import io.rocectl.probe.PairSet;
+import io.rocectl.remediate.ProbeRunner;
+import io.rocectl.remediate.Remediator;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code roce_probe}: at the end of the fix playbook, probe every NIC pair of the play, re-run
+ * the tasks tagged as the fix ({@code remediate_tags}, default {@code fix}) on the hosts the
+ * diagnosis implicates, re-probe the failed pairs, up to {@code max_rounds}; fails when pairs
+ * stay broken, naming the faults. Runs once on the control node for the whole play.
+ * Arguments: {@code pairs} (rail|all|subnet|intra, default all), {@code remediate_tags},
+ * {@code max_rounds} (default 2), {@code retries} (probe retries, default 2).
+ */
+public final class RoceProbeModule implements ControllerModule {
+    @Override
+    public String name() {
+        return "roce_probe";
+    }
+
+    @Override
+    public ArgSpec args() {
+        return ArgSpec.builder().opt("pairs", ArgSpec.Type.STR).opt("remediate_tags", ArgSpec.Type.LIST)
+                .opt("max_rounds", ArgSpec.Type.INT).opt("retries", ArgSpec.Type.INT);
+    }
+
+    @Override
+    public ModuleResult run(TaskContext ctx) {
+        throw new ModuleException("roce_probe runs on the control node for the whole play (engine misuse)");
+    }
+
+    @Override
+    public ModuleResult runOnController(Controller c) throws InterruptedException {
+        Map<String, Object> a = c.args();
+        PairSet ps;
+        try {
+            ps = PairSet.parse(a.get("pairs") == null ? "all" : a.get("pairs").toString());
+        } catch (IllegalArgumentException e) {
+            throw new ModuleException("pairs must be rail, all, subnet or intra, not '" + a.get("pairs") + "'");
+        }
+        List<String> tagList = a.get("remediate_tags") == null ? List.of("fix") : Values.toStringList(a.get("remediate_tags"));
+        int rounds = Values.toInt(a.get("max_rounds"), 2, "max_rounds");
+        int retries = Values.toInt(a.get("retries"), 2, "retries");
+        if (c.check()) rounds = 0; // check mode: probe and report, change nothing
+        ProbeRunner runner = new ProbeRunner(c.pool(), new ProbeRunner.Settings(ps,
+                CheapProbeScript.Options.defaults().withRetries(retries), c.forks(), c.commandTimeout(), 18515));
+        Set<String> fixTags = new LinkedHashSet<>(tagList);
+        Remediator.Progress quiet = new Remediator.Progress() {
+            @Override public void probed(String what, ProbeRunner.Outcome o) { }
+            @Override public void fixing(int round, List<String> hosts, Set<String> tags) { }
+        };
+        Remediator.Result res = new Remediator(runner, (hosts, tags) -> c.rerun(fixTags, hosts), rounds, quiet)
+                .run(c.hosts(), c::vars);
+        Diagnosis first = res.first().diagnosis();
+        Diagnosis last = res.last().diagnosis();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("pair_set", ps.name().toLowerCase());
+        data.put("pairs_total", last.pairsTotal());
+        data.put("pairs_ok", last.pairsOk());
+        data.put("pairs_failed_before", first.pairsFailed());
+        data.put("fix_rounds", res.rounds().size());
+        List<String> faults = new ArrayList<>();
+        for (Fault f : last.faults()) {
+            faults.add(f.scope().id() + " " + f.host() + (f.nic() == null ? "" : ":" + f.nic()) + " " + f.cause().id()
+                    + (f.cause().fixable() ? "" : " (needs hands)"));
+        }
+        data.put("faults", faults);
+        data.put("unreachable_hosts", last.unreachableHosts());
+        String msg = last.pairsOk() + "/" + last.pairsTotal() + " " + ps.name().toLowerCase() + " pairs ok"
+                + (res.rounds().isEmpty() ? "" : " after " + res.rounds().size() + " fix round(s), "
+                + first.pairsFailed() + " failed before")
+                + (faults.isEmpty() ? "" : "; faults: " + String.join("; ", faults));
+        return new ModuleResult(!res.rounds().isEmpty(), !last.clean(), msg, data, null, null);
+    }
+}
