@@ -153,7 +153,7 @@ public final class ProbeRunner {
         Map<HeavyProbe.Tool, Boolean> av = HeavyProbe.parseAvailability(o.result().stdout());
         List<String> missing = new ArrayList<>();
         av.forEach((t, ok) -> {
-            if (!ok) missing.add(t.name().toLowerCase());
+            if (!ok) missing.add(t.command());
         });
         return missing.isEmpty() ? "available (rping, ibv_rc_pingpong, ib_write_bw)"
                 : "not available (" + String.join(", ", missing) + " not found on " + hosts.get(0) + ")";
