@@ -43,9 +43,9 @@ public final class RemediateCommand implements Callable<Integer> {
     @Mixin OutputOptions out;
     @Mixin ProbeOptions probe;
 
-    @Option(names = "--playbook", paramLabel = "FILE", defaultValue = "playbooks/roce-multinic.yaml",
-            description = "The fix playbook (default ${DEFAULT-VALUE}).")
-    Path playbook;
+    @Option(names = "--playbook", paramLabel = "FILE",
+            description = "The fix playbook (default: playbooks/roce-multinic.yaml).")
+    Path playbook = Defaults.fixPlaybook();
 
     @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "3", description = "Fix rounds at most (default ${DEFAULT-VALUE}).")
     int maxRounds;

@@ -1,0 +1,128 @@
+package io.rocectl.cli;
+
+import io.rocectl.event.ConsoleReporter;
+import io.rocectl.event.Recap;
+import io.rocectl.exec.Cancel;
+import io.rocectl.exec.ConnectionPool;
+import io.rocectl.exec.PlaybookRunner;
+import io.rocectl.exec.RunOptions;
+import io.rocectl.lab.Cidr;
+import io.rocectl.lab.Lab;
+import io.rocectl.lab.LabSpec;
+import io.rocectl.lab.LabState;
+import io.rocectl.module.ModuleRegistry;
+import io.rocectl.playbook.Playbook;
+import io.rocectl.playbook.PlaybookLoader;
+import io.rocectl.remediate.ProbeRunner;
+import io.rocectl.report.ProbeReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code rocectl demo}: the whole problem and the whole fix on this machine: a lab cluster with
+ * every NIC in one subnet, the broken matrix, the fix playbook, the clean matrix.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Bring up a lab (needs root), show the broken NIC-pair matrix, apply the fix, show it clean.")
+public final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--hosts", defaultValue = "8", description = "Lab hosts (default ${DEFAULT-VALUE}).")
+    int hosts;
+
+    @Option(names = "--nics", defaultValue = "4", description = "RoCE NICs per host (default ${DEFAULT-VALUE}).")
+    int nics;
+
+    @Option(names = "--name", defaultValue = "demo", description = "Lab name (default ${DEFAULT-VALUE}).")
+    String name;
+
+    @Option(names = "--pairs", defaultValue = "all", description = "Pair set to probe (default ${DEFAULT-VALUE}).")
+    String pairs;
+
+    @Option(names = "--keep", description = "Leave the lab up afterwards (rocectl lab down --name NAME removes it).")
+    boolean keep;
+
+    @Option(names = "--playbook", paramLabel = "FILE", description = "Fix playbook (default: playbooks/roce-multinic.yaml).")
+    Path playbook = Defaults.fixPlaybook();
+
+    @Override
+    public Integer call() throws Exception {
+        ProbeOptions po = new ProbeOptions();
+        po.pairs = pairs;
+        po.retries = 1;
+        po.pairSet();
+        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
+        Map<String, Double> times = new LinkedHashMap<>();
+        if (Files.exists(Lab.defaultDir(name))) {
+            System.out.println("== removing the previous lab '" + name + "'");
+            Lab.down(name, Lab.defaultDir(name), System.out);
+        }
+        System.out.println("== 1. lab: " + hosts + " hosts x " + nics + " RoCE NICs, all in one subnet, strict like RDMA NICs");
+        long t = System.nanoTime();
+        LabState lab = Lab.up(new LabSpec(name, hosts, nics, Cidr.parse(LabSpec.DEFAULT_FABRIC),
+                Cidr.parse(LabSpec.DEFAULT_MGMT), "none", Lab.defaultDir(name)), System.out);
+        times.put("lab up", secs(t));
+        try {
+            InventoryOptions inv = new InventoryOptions();
+            inv.inventory = lab.inventory();
+            ConnectionOptions conn = new ConnectionOptions();
+            conn.hostKeyChecking = "strict";
+            conn.connectTimeout = 10;
+            conn.commandTimeout = 300;
+            conn.forks = 64;
+            conn.connectAttempts = 2;
+            Fleet fleet = Fleet.load(inv, conn);
+            var hostList = fleet.resolve("all");
+            try (ConnectionPool pool = fleet.pool()) {
+                ProbeRunner runner = new ProbeRunner(pool, po.settings(conn.forks, fleet.commandTimeout()));
+                System.out.println();
+                System.out.println("== 2. probe before the fix (" + pairs + " pairs)");
+                t = System.nanoTime();
+                ProbeRunner.Outcome before = runner.probe(hostList, fleet::varsFor);
+                times.put("probe (broken)", secs(t));
+                ProbeCommand.print(before, ProbeCommand.report(before), 0);
+                System.out.println();
+                System.out.println("== 3. the fix: rocectl run " + playbook + " -i " + lab.inventory());
+                t = System.nanoTime();
+                RunOptions opts = new RunOptions(conn.forks, false, false, null, Set.of(), Set.of("probe"), Map.of(),
+                        null, fleet.commandTimeout(), null);
+                Recap recap = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts,
+                        new ConsoleReporter(System.out, 0, OutputOptions.color(), false, false), new Cancel()).run(pb, pool);
+                times.put("fix playbook", secs(t));
+                System.out.println();
+                System.out.println("== 4. probe after the fix");
+                t = System.nanoTime();
+                ProbeRunner.Outcome after = runner.probe(hostList, fleet::varsFor);
+                times.put("probe (fixed)", secs(t));
+                ProbeReport r = ProbeCommand.report(after);
+                ProbeCommand.print(after, r, 0);
+                System.out.println();
+                System.out.println("== times");
+                times.forEach((k, v) -> System.out.printf("  %-16s %6.1f s%n", k, v));
+                System.out.printf("  pairs ok: %d/%d before, %d/%d after; hosts changed by the fix: %d%n",
+                        before.diagnosis().pairsOk(), before.diagnosis().pairsTotal(), after.diagnosis().pairsOk(),
+                        after.diagnosis().pairsTotal(), recap.stats().values().stream().filter(s -> s.changed() > 0).count());
+                if (keep) {
+                    System.out.println("the lab stays up: try 'rocectl lab break rule-del --name " + name + " --host gpu02'"
+                            + " then 'rocectl remediate -i " + lab.inventory() + "'; remove it with 'rocectl lab down --name "
+                            + name + "'");
+                }
+                return r.exitCode() == 0 && recap.failedHosts().isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+            }
+        } finally {
+            if (!keep) {
+                System.out.println();
+                Lab.down(lab, System.out);
+            }
+        }
+    }
+
+    private static double secs(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+}
