@@ -30,6 +30,7 @@ public final class SshConnector {
     static {
         // ed25519 and ECDSA work through the JDK providers; registering BouncyCastle costs 0.25-2 s.
         SecurityUtils.setRegisterBouncyCastle(false);
+        EcdsaAlias.install();
     }
 
     private final Duration connectTimeout;
