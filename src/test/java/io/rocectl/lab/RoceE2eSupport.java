@@ -87,7 +87,7 @@ final class RoceE2eSupport {
                     List<String> peers = new ArrayList<>();
                     for (LabHost o : s.hosts()) if (o != h) o.nics().forEach(x -> peers.add(x.ip()));
                     List<String> argv = new ArrayList<>(List.of("sh", "-c",
-                            "i=$1; src=$2; shift 2; for p; do echo \"== $p\"; arping -c 2 -W 0.2 -w 2 -i \"$i\" -S \"$src\" \"$p\"; done",
+                            "i=$1; src=$2; shift 2; for p; do echo \"== $p\"; arping -c 2 -W 0.2 -w 1 -i \"$i\" -S \"$src\" \"$p\"; done",
                             "sh", n.name(), n.ip()));
                     argv.addAll(peers);
                     String key = h.name() + "/" + n.name();

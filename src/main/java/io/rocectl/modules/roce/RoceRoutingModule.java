@@ -89,11 +89,12 @@ public final class RoceRoutingModule implements Module {
         if (ctx.check()) {
             return ModuleResult.changed("would apply " + p.batch().size() + " routing change(s)").withData(data).withDiff(diff);
         }
-        if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
         if (!p.batch().isEmpty()) {
             String err = apply(ctx, p, data);
             if (err != null) return ModuleResult.failed(err).withData(data).withDiff(diff);
         }
+        // table names only once the change holds (the batch uses table ids), so a rollback leaves no trace
+        if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
         RoutingPlan again = plan(ctx, RoceHost.gather(ctx));
         if (!again.batch().isEmpty()) {
             data.put("left", again.batch());
