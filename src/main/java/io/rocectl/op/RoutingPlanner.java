@@ -59,7 +59,39 @@ public final class RoutingPlanner {
         return new Rule(base + n.rail(), n.ip(), 32, base + n.rail(), false);
     }
 
+    /** The kernel's own tables (253 default, 254 main, 255 local) and 0 (unspecified). */
+    public static final List<Integer> RESERVED_TABLES = List.of(0, 253, 254, 255);
+
+    /**
+     * Rejects a table range that holds a kernel table: rocectl owns every rule and route in its
+     * range, so {@code roce_table_base: 240} would otherwise plan to delete the main and local
+     * tables (and the rules that look them up).
+     */
+    public static void checkRange(int base, int range) {
+        if (range < 1) throw new IllegalArgumentException("roce_table_range must be at least 1, got " + range);
+        if (base < 1) {
+            throw new IllegalArgumentException("roce_table_base " + base + " is not a usable routing table id");
+        }
+        for (int t : RESERVED_TABLES) {
+            if (owned(t, base, range)) {
+                throw new IllegalArgumentException("roce_table_base " + base + " with roce_table_range " + range
+                        + " takes in the kernel's table " + t + " (" + reservedName(t) + "); rocectl owns every rule and"
+                        + " route in its range, so choose a base such as " + DEFAULT_BASE);
+            }
+        }
+    }
+
+    private static String reservedName(int t) {
+        return switch (t) {
+            case 253 -> "default";
+            case 254 -> "main";
+            case 255 -> "local";
+            default -> "unspecified";
+        };
+    }
+
     public static RoutingPlan plan(Input in) {
+        checkRange(in.base(), in.range());
         if (in.nics().size() > in.range()) {
             throw new IllegalArgumentException(in.nics().size() + " RoCE NICs but only " + in.range()
                     + " tables in rocectl's range");

@@ -69,4 +69,24 @@ class RoutingPlannerTest {
             assertTrue(!line.contains("10.10.1."), "touches the management network: " + line);
         }
     }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "base {0} range {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"240,32,253", "254,1,254", "255,4,255", "0,32,", "-5,32,"})
+    void aRangeHoldingAKernelTableIsRefusedBeforeAnyPlan(int base, int range, String table) {
+        Path dir = RoceFixtures.DIR.resolve("routing").resolve("2nic-gateway");
+        NetSnapshot snap = RoceFixtures.snapshot(dir);
+        NicSelection sel = NicSelector.select(snap, new NicSelector.Criteria(List.of(), "172.16.8.0/24", false, null, null));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RoutingPlanner.plan(new RoutingPlanner.Input(sel.nics(), snap.rules(), snap.routes(),
+                        snap.rocectlTables(), base, range, Map.of())));
+        assertTrue(table == null ? e.getMessage().contains("not a usable") : e.getMessage().contains("kernel's table " + table),
+                e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void rangesNextToTheKernelTablesAreFine() {
+        RoutingPlanner.checkRange(1, 252);
+        RoutingPlanner.checkRange(221, 32);
+        RoutingPlanner.checkRange(256, 32);
+    }
 }

@@ -12,9 +12,11 @@ import java.util.List;
 
 /**
  * Commit-confirmed changes: before a risky change, arm a rollback on the host (a detached
- * {@code sh} in its own session that sleeps N seconds, then runs a saved {@code ip -force -batch}
- * undo file if its marker still exists); after the change, prove the control path still works
- * by opening a NEW connection; only then disarm (remove the marker, kill the sleeper by its PID).
+ * {@code sh} in its own session that sleeps N seconds, then takes the saved undo file, the marker,
+ * by an atomic rename and runs it with {@code ip -force -batch}); after the change, prove the
+ * control path still works by opening a NEW connection; only then disarm (remove the marker, kill
+ * the sleeper by its PID). Whoever moves the marker first wins, so "disarmed" and "rolled back"
+ * can never both happen.
  * If the change cut the path, nobody disarms and the host undoes the change by itself.
  */
 public final class CommitConfirm {
@@ -32,12 +34,13 @@ public final class CommitConfirm {
             "cat > \"$f\"",
             "ipbin=$(command -v ip)",
             "s=; command -v setsid >/dev/null 2>&1 && s=setsid",
-            "$s sh -c 'sleep \"$1\"; if [ -e \"$2\" ]; then \"$3\" -force -batch \"$2\" > \"$2.log\" 2>&1; "
-                    + "mv -f \"$2\" \"$2.done\"; fi' " + TAG + " \"$1\" \"$f\" \"$ipbin\" </dev/null >/dev/null 2>&1 &",
+            "$s sh -c 'sleep \"$1\"; if mv \"$2\" \"$2.firing\" 2>/dev/null; then "
+                    + "\"$3\" -force -batch \"$2.firing\" > \"$2.log\" 2>&1; mv -f \"$2.firing\" \"$2.done\"; fi' " + TAG + " \"$1\" \"$f\" \"$ipbin\" </dev/null >/dev/null 2>&1 &",
             "echo \"$! $f\"");
 
+    /** Prints {@code disarmed} when the marker was still there, {@code fired} when the rollback already ran. */
     private static final String DISARM = String.join("\n",
-            "rm -f -- \"$2\"",
+            "if rm -- \"$2\" 2>/dev/null; then echo disarmed; else echo fired; fi",
             "if [ -r \"/proc/$1/cmdline\" ] && tr '\\0' ' ' < \"/proc/$1/cmdline\" | grep -q " + TAG + "; then",
             "  for c in $(cat \"/proc/$1/task/$1/children\" 2>/dev/null); do kill \"$c\" 2>/dev/null || true; done",
             "  kill \"$1\" 2>/dev/null || true",
@@ -53,9 +56,14 @@ public final class CommitConfirm {
         return new Armed(Integer.parseInt(p[0]), p[1], seconds);
     }
 
-    public static void disarm(TaskContext ctx, Armed a)
+    /**
+     * Removes the marker and stops the sleeper. Returns false when the marker was already gone:
+     * the timer fired first and the host has run (or is running) the undo, so the change is NOT
+     * in place whatever the caller saw before.
+     */
+    public static boolean disarm(TaskContext ctx, Armed a)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        ctx.runOk(Cmd.script(DISARM, String.valueOf(a.pid()), a.file()));
+        return ctx.runOk(Cmd.script(DISARM, String.valueOf(a.pid()), a.file())).stdout().strip().equals("disarmed");
     }
 
     /**

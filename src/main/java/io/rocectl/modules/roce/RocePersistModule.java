@@ -51,6 +51,8 @@ public final class RocePersistModule implements Module {
                 RoceRoutingModule.gateways(RoceHost.setting(ctx, "gateway", "roce_gateway"), h.sel().nics()));
         PersistPlan p;
         try {
+            RoutingPlanner.checkRange(base, RoceHost.intSetting(ctx, "table_range", "roce_table_range",
+                    RoutingPlanner.DEFAULT_RANGE));
             p = PersistPlanner.plan(files, routes, mode, sc.equals("auto"));
         } catch (IllegalArgumentException | io.rocectl.fact.FactParseException e) {
             return ModuleResult.failed(e.getMessage());

@@ -3,6 +3,7 @@ package io.rocectl.modules.roce;
 import io.rocectl.fact.Facts;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
+import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
@@ -15,6 +16,7 @@ import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,11 +89,12 @@ public final class RoceRoutingModule implements Module {
         if (ctx.check()) {
             return ModuleResult.changed("would apply " + p.batch().size() + " routing change(s)").withData(data).withDiff(diff);
         }
-        if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
         if (!p.batch().isEmpty()) {
             String err = apply(ctx, p, data);
             if (err != null) return ModuleResult.failed(err).withData(data).withDiff(diff);
         }
+        // table names only once the change holds (the batch uses table ids), so a rollback leaves no trace
+        if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
         RoutingPlan again = plan(ctx, RoceHost.gather(ctx));
         if (!again.batch().isEmpty()) {
             data.put("left", again.batch());
@@ -107,26 +110,54 @@ public final class RoceRoutingModule implements Module {
             throws TransportException, CommandTimeoutException, InterruptedException {
         boolean confirm = Values.toBool(ctx.args().get("confirm"), true, "confirm");
         int timeout = Values.toInt(ctx.args().get("confirm_timeout"), 30, "confirm_timeout");
+        if (confirm && timeout < 1) throw new ModuleException("confirm_timeout must be at least 1 second, got " + timeout);
         CommitConfirm.Armed armed = confirm ? CommitConfirm.arm(ctx, p.undo(), timeout) : null;
         if (armed != null) {
             data.put("rollback_file", armed.file());
             data.put("rollback_pid", armed.pid());
         }
-        ExecResult r = ctx.run(Cmd.of("ip", "-batch", "-").withStdin(String.join("\n", p.batch()) + "\n"));
-        if (!r.ok()) {
-            ctx.run(Cmd.of("ip", "-force", "-batch", "-").withStdin(String.join("\n", p.undo()) + "\n"));
-            if (armed != null) CommitConfirm.disarm(ctx, armed);
-            return "ip -batch failed, previous rules and routes restored: " + r.stderr().strip();
-        }
-        if (armed == null) return null;
-        String why = CommitConfirm.confirm(ctx);
-        if (why != null) {
+        Cmd batch = Cmd.of("ip", "-batch", "-").withStdin(String.join("\n", p.batch()) + "\n");
+        if (armed == null) return fail(ctx, ctx.run(batch), p, null);
+        ExecResult r;
+        try {
+            r = ctx.connection().exec(batch.withBecome(ctx.become() && !"root".equals(ctx.connection().user())),
+                    batchTimeout(ctx.commandTimeout(), timeout));
+        } catch (CommandTimeoutException | TransportException e) {
+            // The change itself may have cut this very connection: its answer never comes back.
             data.put("rolled_back", true);
-            return "a new connection to the host failed after the change (" + why + "): the change is rolled back "
-                    + "on the host within " + armed.seconds() + " s by " + armed.file();
+            return "the connection stopped answering right after the change (" + e.getMessage()
+                    + "): the change is rolled back on the host within " + armed.seconds() + " s by " + armed.file();
         }
-        CommitConfirm.disarm(ctx, armed);
-        return null;
+        String err = fail(ctx, r, p, armed);
+        if (err != null) return err;
+        String why = CommitConfirm.confirm(ctx);
+        if (why == null && CommitConfirm.disarm(ctx, armed)) return null;
+        data.put("rolled_back", true);
+        if (why == null) {
+            return "the change was confirmed only after the " + armed.seconds() + " s rollback timer had fired: the host "
+                    + "rolled it back (" + armed.file() + ".done); raise confirm_timeout";
+        }
+        return "a new connection to the host failed after the change (" + why + "): the change is rolled back "
+                + "on the host within " + armed.seconds() + " s by " + armed.file();
+    }
+
+    /**
+     * How long to wait for the batch's own answer when a rollback is armed: half the rollback
+     * window (at least 1 s), leaving the other half for the new connection. An answer that takes
+     * longer comes too late to confirm anything anyway.
+     */
+    static Duration batchTimeout(Duration commandTimeout, int confirmSeconds) {
+        Duration half = Duration.ofMillis(Math.max(1000L, confirmSeconds * 500L));
+        return commandTimeout == null || commandTimeout.compareTo(half) > 0 ? half : commandTimeout;
+    }
+
+    /** A failed batch: undo what part of it did, disarm, and say so; null when the batch worked. */
+    private static String fail(TaskContext ctx, ExecResult r, RoutingPlan p, CommitConfirm.Armed armed)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        if (r.ok()) return null;
+        ctx.run(Cmd.of("ip", "-force", "-batch", "-").withStdin(String.join("\n", p.undo()) + "\n"));
+        if (armed != null) CommitConfirm.disarm(ctx, armed);
+        return "ip -batch failed, previous rules and routes restored: " + r.stderr().strip();
     }
 
     static String notes(List<String> notes) {
