@@ -56,6 +56,7 @@ final class SshConnection implements Connection {
         } catch (IOException e) {
             throw new TransportException(host + ": session lost: " + e.getMessage(), e);
         }
+        boolean stalled = false;
         try {
             Session.Command c = session.exec(cmd.commandLine());
             Future<byte[]> out = PUMPS.submit(() -> drain(c.getInputStream()));
@@ -74,6 +75,7 @@ final class SshConnection implements Connection {
                 e = err.get(left, TimeUnit.MILLISECONDS);
                 c.join(left, TimeUnit.MILLISECONDS);
             } catch (TimeoutException | ConnectionException te) {
+                stalled = true;
                 try {
                     c.signal(Signal.KILL);
                 } catch (IOException ignored) {
@@ -94,12 +96,22 @@ final class SshConnection implements Connection {
         } catch (IOException e) {
             throw new TransportException(host + ": " + e.getMessage(), e);
         } finally {
-            try {
-                session.close();
-            } catch (IOException ignored) {
-                // already closed by the server
+            if (stalled) {
+                // a stalled peer may never answer the close: do not make the caller wait for it
+                PUMPS.submit(() -> closeQuietly(session));
+            } else {
+                closeQuietly(session);
             }
         }
+    }
+
+    private static Object closeQuietly(Session session) {
+        try {
+            session.close();
+        } catch (IOException ignored) {
+            // already closed by the server
+        }
+        return null;
     }
 
     private static String abbreviate(String s) {
