@@ -170,6 +170,8 @@ check rocectl "$C_ROCECTL" "\($HOSTS\)" "$(uname -r)"
 check pdsh "$C_PDSH"
 [ "$(count_lines ": $(uname -r)\$")" = "$HOSTS" ] || { say "fanout.sh: pdsh did not answer from every host"; exit 1; }
 check clush "$C_CLUSH" "$(uname -r)"
+check "rocectl run" "$C_RUN" 'ok=3 +changed=[02] +unreachable=0 +failed=0'   # also records run's class archive
+check ansible-playbook "$C_PLAY" 'ok=3 +changed=[02] +unreachable=0 +failed=0'
 check ansible "$C_ANSIBLE"
 [ "$(count_lines 'CHANGED \| rc=0')" = "$HOSTS" ] || { say "fanout.sh: ansible did not answer from every host"; exit 1; }
 
@@ -204,8 +206,8 @@ echo "load average before $LOAD0, after $LOAD1; $(date -u +%Y-%m-%dT%H:%MZ), $(.
 echo
 echo "| what | command | median s | runs s |"
 echo "|---|---|---:|---|"
-printf '%s\n' "${ROWS[@]}" | sed "s#$IPS#IPS#g; s#'$SSHOPTS'#'SSHOPTS'#g"
+printf '%s\n' "${ROWS[@]}" | sed "s#$IPS#IPS#g; s#'$SSHOPTS'#'SSHOPTS'#g; s#$INV#INV#g"
 echo
-echo "IPS = the $HOSTS management addresses ($(cut -d, -f1 <<<"$IPS")..$(awk -F, '{print $NF}' <<<"$IPS")); SSHOPTS = $SSHOPTS"
+echo "INV = $INV; IPS = the $HOSTS management addresses ($(cut -d, -f1 <<<"$IPS")..$(awk -F, '{print $NF}' <<<"$IPS")); SSHOPTS = $SSHOPTS"
 echo "PDSH_SSH_ARGS_APPEND=SSHOPTS; ANSIBLE_SSH_ARGS=$ANSIBLE_SSH_ARGS; ANSIBLE_PIPELINING=True;"
 echo "ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3. First runs: files removed on every host before each run (untimed)."
