@@ -2,6 +2,7 @@ package io.rocectl.transport.ssh;
 
 import io.rocectl.transport.HostKeyChecking;
 import net.schmizz.sshj.common.KeyType;
+import net.schmizz.sshj.transport.verification.HostKeyVerifier;
 import net.schmizz.sshj.transport.verification.OpenSSHKnownHosts;
 
 import java.io.File;
@@ -13,23 +14,60 @@ import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * OpenSSH known_hosts checking with the three policies; remembers why a key was refused so the
- * error can name the file and the line.
+ * OpenSSH known_hosts checking with the three policies. One instance is parsed once per file and
+ * shared by every connection of a run (parsing the file per connection costs O(hosts^2) key
+ * decodings: 1,000 hosts would decode a million keys); each connection verifies through its own
+ * {@link Check}, which remembers why its key was refused so the error can name the file and line.
+ * Keys recorded under {@code accept-new} are remembered for the rest of the run, so a reconnect
+ * neither appends a second line nor accepts a different key for the same host.
  */
 final class KnownHostsVerifier extends OpenSSHKnownHosts {
     private static final Object APPEND_LOCK = new Object();
     private final HostKeyChecking policy;
-    private volatile String refusal;
+    /** Why the verification running on this thread refused its key (set by the action hooks). */
+    private final ThreadLocal<String> refusal = new ThreadLocal<>();
+    /** accept-new: "host keytype" -> base64 key recorded during this run. */
+    private final Map<String, String> accepted = new ConcurrentHashMap<>();
 
     KnownHostsVerifier(File file, HostKeyChecking policy) throws IOException {
         super(file);
         this.policy = policy;
     }
 
-    String refusal() {
-        return refusal;
+    /** A verifier for one connection, sharing this parsed file. */
+    Check check() {
+        return new Check();
+    }
+
+    /** One connection's view: delegates to the shared file and keeps its own refusal message. */
+    final class Check implements HostKeyVerifier {
+        private volatile String refused;
+
+        @Override
+        public boolean verify(String hostname, int port, PublicKey key) {
+            refusal.remove();
+            try {
+                boolean ok = KnownHostsVerifier.this.verify(hostname, port, key);
+                if (!ok) refused = refusal.get();
+                return ok;
+            } finally {
+                refusal.remove();
+            }
+        }
+
+        @Override
+        public List<String> findExistingAlgorithms(String hostname, int port) {
+            return KnownHostsVerifier.this.findExistingAlgorithms(hostname, port);
+        }
+
+        /** Why this connection's host key was refused, or null. */
+        String refusal() {
+            return refused;
+        }
     }
 
     @Override
@@ -40,31 +78,40 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     @Override
     protected boolean hostKeyUnverifiableAction(String hostname, PublicKey key) {
+        KeyType type = KeyType.fromKey(key);
         if (policy == HostKeyChecking.ACCEPT_NEW) {
-            String line = hostname + " " + KeyType.fromKey(key) + " "
-                    + Base64.getEncoder().encodeToString(keyBlob(key)) + "\n";
+            String blob = Base64.getEncoder().encodeToString(keyBlob(key));
+            String id = hostname + " " + type;
+            String earlier = accepted.putIfAbsent(id, blob);
+            if (earlier != null) {
+                if (earlier.equals(blob)) return true;
+                refusal.set("HOST KEY CHANGED for " + hostname + ": the " + type + " key offered differs from the one"
+                        + " recorded in " + getFile() + lineRef(hostname) + " earlier in this run");
+                return false;
+            }
             synchronized (APPEND_LOCK) {
                 try {
                     File f = getFile();
                     if (f.getParentFile() != null) Files.createDirectories(f.getParentFile().toPath());
-                    Files.writeString(f.toPath(), line, StandardCharsets.UTF_8,
+                    Files.writeString(f.toPath(), id + " " + blob + "\n", StandardCharsets.UTF_8,
                             StandardOpenOption.CREATE, StandardOpenOption.APPEND);
                 } catch (IOException e) {
-                    refusal = "cannot record the new host key of " + hostname + " in " + getFile() + ": " + e.getMessage();
+                    accepted.remove(id, blob);
+                    refusal.set("cannot record the new host key of " + hostname + " in " + getFile() + ": " + e.getMessage());
                     return false;
                 }
             }
             return true;
         }
-        refusal = "host key of " + hostname + " (" + KeyType.fromKey(key) + ") is not in " + getFile()
-                + " (use --host-key-checking accept-new to record it)";
+        refusal.set("host key of " + hostname + " (" + type + ") is not in " + getFile()
+                + " (use --host-key-checking accept-new to record it)");
         return false;
     }
 
     @Override
     protected boolean hostKeyChangedAction(String hostname, PublicKey key) {
-        refusal = "HOST KEY CHANGED for " + hostname + ": the " + KeyType.fromKey(key) + " key offered does not match "
-                + getFile() + lineRef(hostname) + " (remove that line if the host was legitimately reinstalled)";
+        refusal.set("HOST KEY CHANGED for " + hostname + ": the " + KeyType.fromKey(key) + " key offered does not match "
+                + getFile() + lineRef(hostname) + " (remove that line if the host was legitimately reinstalled)");
         return false;
     }
 

@@ -23,8 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Opens authenticated SSH connections (the only class that creates sshj clients). Keys are loaded
- * once per file and shared by every connection.
+ * Opens authenticated SSH connections (the only class that creates sshj clients). Private keys and
+ * known_hosts files are loaded once per file and shared by every connection.
  */
 public final class SshConnector {
     static {
@@ -38,6 +38,8 @@ public final class SshConnector {
     private final int connectAttempts;
     private final DefaultConfig config;
     private final java.util.Map<Path, KeyProvider> keys = new java.util.concurrent.ConcurrentHashMap<>();
+    /** known_hosts parsed once per (file, policy) and shared by every connection of this connector. */
+    private final java.util.Map<String, KnownHostsVerifier> verifiers = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SshConnector(Duration connectTimeout, int keepAliveSeconds, int connectAttempts) {
         this.connectTimeout = connectTimeout;
@@ -65,15 +67,11 @@ public final class SshConnector {
         SSHClient client = new SSHClient(config);
         boolean ok = false;
         try {
-            KnownHostsVerifier khv = null;
+            KnownHostsVerifier.Check khv = null;
             if (t.hostKeyChecking() == HostKeyChecking.OFF) {
                 client.addHostKeyVerifier(new PromiscuousVerifier());
             } else {
-                try {
-                    khv = new KnownHostsVerifier(t.knownHosts().toFile(), t.hostKeyChecking());
-                } catch (IOException e) {
-                    throw new TransportException(t.name() + ": cannot read known hosts " + t.knownHosts() + ": " + e.getMessage());
-                }
+                khv = verifier(t).check();
                 client.addHostKeyVerifier(khv);
             }
             client.setConnectTimeout((int) connectTimeout.toMillis());
@@ -115,6 +113,24 @@ public final class SshConnector {
                     // nothing to save
                 }
             }
+        }
+    }
+
+    private KnownHostsVerifier verifier(Target t) throws TransportException {
+        String key = t.hostKeyChecking() + " " + t.knownHosts().toAbsolutePath().normalize();
+        KnownHostsVerifier v = verifiers.get(key);
+        if (v != null) return v;
+        synchronized (verifiers) {
+            v = verifiers.get(key);
+            if (v == null) {
+                try {
+                    v = new KnownHostsVerifier(t.knownHosts().toFile(), t.hostKeyChecking());
+                } catch (IOException e) {
+                    throw new TransportException(t.name() + ": cannot read known hosts " + t.knownHosts() + ": " + e.getMessage());
+                }
+                verifiers.put(key, v);
+            }
+            return v;
         }
     }
 
