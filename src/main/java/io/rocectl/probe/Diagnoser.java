@@ -39,6 +39,7 @@ public final class Diagnoser {
     private final int[] ok, failed;
     private final int[][] causeCount; // per endpoint, failures it takes part in, by cause
     private final int[][] blame;      // per endpoint, failures it is blamed for, by cause
+    private final int[][] srcFail, dstFail; // per endpoint, failures as source / destination, by cause
     private final int[] okAsSrc, okAsDst, totalAsSrc, totalAsDst;
     private final UnionFind<Integer> uf;
     private final Map<String, HostState> hosts = new HashMap<>();
@@ -61,6 +62,8 @@ public final class Diagnoser {
         totalAsDst = new int[n];
         causeCount = new int[n][NC];
         blame = new int[n][NC];
+        srcFail = new int[n][NC];
+        dstFail = new int[n][NC];
         Set<Integer> all = new HashSet<>();
         for (int i = 0; i < n; i++) all.add(i);
         uf = new UnionFind<>(all);
@@ -141,6 +144,8 @@ public final class Diagnoser {
         failed[d]++;
         int c = f.cause().ordinal();
         causeCount[s][c]++;
+        srcFail[s][c]++;
+        dstFail[d][c]++;
         causeCount[d][c]++;
         if (BLAME_DST.contains(f.cause())) blame[d][c]++;
         if (BLAME_SRC.contains(f.cause())) blame[s][c]++;
@@ -316,13 +321,14 @@ public final class Diagnoser {
                 nicFault.add(ep.key() + "|*");
             }
         }
-        for (Cause c : List.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC, Cause.ROUTE_WRONG_DEV, Cause.ROUTE_NONE)) {
+        for (Cause c : List.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC, Cause.NEIGH_STALE, Cause.ROUTE_WRONG_DEV,
+                Cause.ROUTE_NONE)) {
             for (String h : g.hosts()) {
                 List<NicEndpoint> nics = g.endpointsOf(h);
                 long blamedNics = nics.stream().filter(n -> blame[g.index(n)][c.ordinal()] > 0).count();
                 if (blamedNics == 0) continue;
                 boolean wholeNic = nics.size() == 1 && blame[g.index(nics.get(0))][c.ordinal()]
-                        == (BLAME_DST.contains(c) ? totalAsDst : totalAsSrc)[g.index(nics.get(0))];
+                        == tested(g.index(nics.get(0)), c);
                 if (blamedNics == nics.size() && nics.size() > 1 || wholeNic) {
                     long n = nics.stream().mapToLong(x -> blame[g.index(x)][c.ordinal()]).sum();
                     faults.add(new Fault(Fault.Scope.HOST, h, null, c, null, n));
@@ -331,9 +337,8 @@ public final class Diagnoser {
                 }
                 for (NicEndpoint n : nics) {
                     int e = g.index(n);
-                    int role = BLAME_DST.contains(c) ? totalAsDst[e] : totalAsSrc[e];
-                    if (blame[e][c.ordinal()] > 0 && blame[e][c.ordinal()] == role) {
-                        faults.add(new Fault(Fault.Scope.NIC, h, n.nic(), c, null, role));
+                    if (blame[e][c.ordinal()] > 0 && blame[e][c.ordinal()] == tested(e, c)) {
+                        faults.add(new Fault(Fault.Scope.NIC, h, n.nic(), c, null, blame[e][c.ordinal()]));
                         nicFault.add(n.key() + "|" + c);
                     }
                 }
@@ -382,6 +387,21 @@ public final class Diagnoser {
                     f.pair().dst().key(), en.getValue()[0]));
         }
         return faults;
+    }
+
+    /**
+     * The pairs in which endpoint {@code e}, in the role {@code c} blames (source for route and
+     * neighbour-entry causes, destination for ARP answers), was actually tested for {@code c}:
+     * pairs that failed with another cause at the same or a lower layer never got that far.
+     */
+    private int tested(int e, Cause c) {
+        boolean dst = BLAME_DST.contains(c);
+        int n = dst ? totalAsDst[e] : totalAsSrc[e];
+        int[] fails = dst ? dstFail[e] : srcFail[e];
+        for (Cause o : Cause.values()) {
+            if (o != c && o.layer().ordinal() <= c.layer().ordinal()) n -= fails[o.ordinal()];
+        }
+        return n;
     }
 
     private boolean covered(Failure f, Set<String> hostFault, Set<String> nicFault) {

@@ -121,10 +121,10 @@ if has arp; then
     if arping -V 2>&1 | grep -q iputils; then arpf=iputils; else arpf=habets; fi
   fi
 fi
-arp_once() {
+arp_once() { # one request; every answer within the wait counts (flux answers come within microseconds)
   case $arpf in
-    iputils) arping -c 2 -w 2 -I "$1" -s "$2" "$3" 2>/dev/null ;;
-    habets) arping -c 2 -w 2 -i "$1" -S "$2" "$3" 2>/dev/null ;;
+    iputils) arping -c 2 -w 1 -I "$1" -s "$2" "$3" 2>/dev/null ;;
+    habets) arping -c 1 -W 0.5 -w 1 -i "$1" -S "$2" "$3" 2>/dev/null ;;
   esac | grep -oiE '([0-9a-f]{2}:){5}[0-9a-f]{2}' | tr 'A-F' 'a-f' | sort -u | paste -sd, -
 }
 arp_pair() { # $1 nic $2 src $3 dst $4 result file

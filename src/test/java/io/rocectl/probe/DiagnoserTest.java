@@ -326,4 +326,25 @@ class DiagnoserTest {
         }, Map.of(), Set.of());
         assertEquals(Set.of("pair h01 eth0 neigh-stale -> h02:eth0 fixable"), faults(d));
     }
+
+    @Test
+    void routeFaultStaysANicFaultWhenSomeOfItsPairsFailLowerDown() {
+        // seen on the lab with several faults at once: h01 eth1's link is down and h02 eth1 lost its
+        // rule; h02 eth1's pair to h01 eth1 fails at the link, every other one at the route
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        Map<String, HostState> st = new HashMap<>();
+        st.put("h01", new HostState("h01", 0, Map.of("eth0", new LinkState("up", "1"), "eth1", new LinkState("down", "0"))));
+        Diagnosis d = run(g, p -> {
+            PairResult r = healthy(p);
+            boolean dead = p.src().key().equals("h01:eth1") || p.dst().key().equals("h01:eth1");
+            if (dead) {
+                LinkState l = p.src().key().equals("h01:eth1") ? new LinkState("down", "0") : r.srcLink();
+                return new PairResult(r.srcNic(), r.srcIp(), r.dstIp(), l, r.routeDev(), r.routeTable(), Set.of(), 3, 0);
+            }
+            if (p.src().key().equals("h02:eth1")) return with(r, null, "eth0", 0);
+            if (p.dst().key().equals("h02:eth1")) return with(r, null, p.src().nic(), 0);
+            return r;
+        }, st, Set.of());
+        assertEquals(Set.of("nic h01 eth1 link-down", "nic h02 eth1 route-wrong-dev fixable"), faults(d));
+    }
 }
