@@ -66,5 +66,10 @@ public final class ProbeCommand implements Callable<Integer> {
             System.out.println("no RoCE NICs selected on any host: set roce_nics or roce_subnet in the inventory");
         }
         System.out.printf("probed %d pairs in %.1f s%n", o.diagnosis().pairsTotal(), o.duration().toMillis() / 1000.0);
+        if (verbosity > 0) {
+            StringBuilder sb = new StringBuilder("phases:");
+            o.phases().forEach((k, v) -> sb.append(String.format(" %s %.2f s,", k, v.toMillis() / 1000.0)));
+            System.out.println(sb.substring(0, sb.length() - 1));
+        }
     }
 }

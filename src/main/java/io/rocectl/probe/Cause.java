@@ -17,6 +17,8 @@ public enum Cause {
             "several MACs answer ARP for one IP (ARP flux): set arp_ignore=1 and arp_announce=2 for all and each NIC, then ip neigh flush"),
     ARP_WRONG_MAC(Layer.ARP, true, "neigh",
             "the MAC answering is not the destination NIC's (stale or poisoned neighbour): ip neigh flush dev NIC; check arp sysctls"),
+    NEIGH_STALE(Layer.ARP, true, "neigh",
+            "the source's kernel neighbour entry maps DST to another MAC (learned before the fix, or poisoned) though ARP now answers right: ip neigh del DST dev NIC"),
     ARP_NO_REPLY(Layer.ARP, false, null,
             "nobody answers ARP: destination NIC down or address missing, or an L2 split (VLAN, switch port)"),
     ROUTE_WRONG_DEV(Layer.ROUTE, true, "routing",

@@ -5,43 +5,58 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /** Parses the stdout of {@link CheapProbeScript} into records. Unknown lines are ignored. */
 public final class CheapProbeParser {
+    private static final java.util.regex.Pattern WS = java.util.regex.Pattern.compile("\\s+");
+
     private CheapProbeParser() {}
 
     /**
      * @param host   inventory name of the host the script ran on
      * @param stdout the script's standard output
-     * @throws IllegalArgumentException on a malformed H or P line (names the line)
+     * @throws IllegalArgumentException on a malformed H, S or P line (names the line)
      */
     public static CheapProbeOutput parse(String host, String stdout) {
-        HostState hs = new HostState(host, -1, Map.of());
+        long fulls = -1;
+        Map<String, LinkState> links = new LinkedHashMap<>();
+        Map<String, Integer> arpIgnore = new LinkedHashMap<>();
         List<PairResult> pairs = new ArrayList<>();
         int lineNo = 0;
         for (String line : stdout.split("\n")) {
             lineNo++;
-            String[] f = line.trim().split("\\s+");
+            String[] f = WS.split(line.trim());
             try {
-                if (f[0].equals("H")) {
-                    Map<String, LinkState> links = new LinkedHashMap<>();
-                    for (int i = 2; i < f.length; i++) {
-                        int eq = f[i].indexOf('=');
-                        links.put(f[i].substring(0, eq), LinkState.parse(f[i].substring(eq + 1)));
+                switch (f[0]) {
+                    case "H" -> {
+                        links.clear();
+                        fulls = Long.parseLong(f[1]);
+                        for (int i = 2; i < f.length; i++) {
+                            int eq = f[i].indexOf('=');
+                            links.put(f[i].substring(0, eq), LinkState.parse(f[i].substring(eq + 1)));
+                        }
                     }
-                    hs = new HostState(host, Long.parseLong(f[1]), links);
-                } else if (f[0].equals("P")) {
-                    if (f.length != 9) throw new IllegalArgumentException("expected 9 fields");
-                    pairs.add(pair(f));
+                    case "S" -> {
+                        for (int i = 1; i < f.length; i++) {
+                            int eq = f[i].indexOf('=');
+                            arpIgnore.put(f[i].substring(0, eq), Integer.parseInt(f[i].substring(eq + 1)));
+                        }
+                    }
+                    case "P" -> {
+                        if (f.length != 9 && f.length != 10) throw new IllegalArgumentException("expected 9 or 10 fields");
+                        pairs.add(pair(f));
+                    }
+                    default -> { }
                 }
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException(host + ": probe output line " + lineNo + ": " + e.getMessage()
                         + ": " + line, e);
             }
         }
-        return new CheapProbeOutput(hs, pairs);
+        return new CheapProbeOutput(new HostState(host, fulls, links, arpIgnore), pairs);
     }
 
     private static PairResult pair(String[] f) {
@@ -56,7 +71,14 @@ public final class CheapProbeParser {
             sent = Integer.parseInt(sr[0]);
             recv = Integer.parseInt(sr[1]);
         }
-        return new PairResult(f[1], f[2], f[3], LinkState.parse(f[4]), na(f[5]), na(f[6]), macs, sent, recv);
+        String neighMac = null, neighState = null;
+        if (f.length == 10 && !f[9].equals("na")) {
+            int at = f[9].indexOf('@');
+            neighMac = (at < 0 ? f[9] : f[9].substring(0, at)).toLowerCase(Locale.ROOT);
+            neighState = at < 0 ? null : f[9].substring(at + 1);
+        }
+        return new PairResult(f[1], f[2], f[3], LinkState.parse(f[4]), na(f[5]), na(f[6]), macs, sent, recv,
+                neighMac, neighState);
     }
 
     private static String na(String s) {

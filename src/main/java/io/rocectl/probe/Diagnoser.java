@@ -29,13 +29,17 @@ import org.jgrapht.alg.util.UnionFind;
  */
 public final class Diagnoser {
     private static final Set<Cause> BLAME_DST = EnumSet.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC);
-    private static final Set<Cause> BLAME_SRC = EnumSet.of(Cause.ROUTE_WRONG_DEV, Cause.ROUTE_NONE);
+    private static final Set<Cause> BLAME_SRC = EnumSet.of(Cause.ROUTE_WRONG_DEV, Cause.ROUTE_NONE, Cause.NEIGH_STALE);
+    /** Causes below IP on the reverse pair that stop the echo replies of the forward pair. */
+    private static final Set<Cause> BREAKS_REPLIES = EnumSet.of(Cause.LINK_DOWN, Cause.NEIGH_OVERFLOW, Cause.ARP_FLUX,
+            Cause.ARP_WRONG_MAC, Cause.NEIGH_STALE, Cause.ARP_NO_REPLY, Cause.ROUTE_WRONG_DEV, Cause.ROUTE_NONE);
     private static final int NC = Cause.values().length;
 
     private final ProbeGraph g;
     private final int[] ok, failed;
     private final int[][] causeCount; // per endpoint, failures it takes part in, by cause
     private final int[][] blame;      // per endpoint, failures it is blamed for, by cause
+    private final int[][] srcFail, dstFail; // per endpoint, failures as source / destination, by cause
     private final int[] okAsSrc, okAsDst, totalAsSrc, totalAsDst;
     private final UnionFind<Integer> uf;
     private final Map<String, HostState> hosts = new HashMap<>();
@@ -44,6 +48,7 @@ public final class Diagnoser {
     private final List<Failure> failures = new ArrayList<>();
     private final Map<Cause, Long> byCause = new EnumMap<>(Cause.class);
     private final int[][] mOk, mTotal;
+    private final long[] subnet;
     private long pairsOk, railOk, railTotal, xrailOk, xrailTotal;
 
     public Diagnoser(ProbeGraph graph) {
@@ -57,12 +62,16 @@ public final class Diagnoser {
         totalAsDst = new int[n];
         causeCount = new int[n][NC];
         blame = new int[n][NC];
+        srcFail = new int[n][NC];
+        dstFail = new int[n][NC];
         Set<Integer> all = new HashSet<>();
         for (int i = 0; i < n; i++) all.add(i);
         uf = new UnionFind<>(all);
         int h = g.hosts().size();
         mOk = new int[h][h];
         mTotal = new int[h][h];
+        subnet = new long[n];
+        for (int i = 0; i < n; i++) subnet[i] = g.at(i).subnet();
     }
 
     /** table_fulls of each host from the previous pass (overflow = the counter rose). */
@@ -101,7 +110,7 @@ public final class Diagnoser {
             f = new Failure(p, Cause.PROBE_INCOMPLETE, "no result line");
         } else {
             f = classify(p, cheap, hosts.get(p.src().host()), hosts.get(p.dst().host()),
-                    baseline.get(p.src().host()));
+                    baseline.get(p.src().host()), fluxSiblings(p.dst()));
             if (f == null && heavy != null && heavy.status() == HeavyResult.Status.FAILED)
                 f = new Failure(p, heavy.cause(), heavy.tool().command() + ": " + heavy.detail());
         }
@@ -135,31 +144,70 @@ public final class Diagnoser {
         failed[d]++;
         int c = f.cause().ordinal();
         causeCount[s][c]++;
+        srcFail[s][c]++;
+        dstFail[d][c]++;
         causeCount[d][c]++;
         if (BLAME_DST.contains(f.cause())) blame[d][c]++;
         if (BLAME_SRC.contains(f.cause())) blame[s][c]++;
     }
 
     /**
+     * The other NICs of {@code dst}'s host in {@code dst}'s subnet that answer ARP for any local
+     * address (effective arp_ignore 0): each answers ARP requests for {@code dst}'s address too,
+     * so several MACs answer for it (ARP flux). Null when none or the sysctls are unknown.
+     */
+    private List<String> fluxSiblings(NicEndpoint dst) {
+        HostState hs = hosts.get(dst.host());
+        if (hs == null || hs.arpIgnore().isEmpty()) return null;
+        List<String> out = null;
+        for (NicEndpoint x : g.endpointsOf(dst.host())) {
+            if (x.nic().equals(dst.nic()) || subnet[g.index(x)] != subnet[g.index(dst)]) continue;
+            Integer v = hs.arpIgnore().get(x.nic());
+            if (v != null && v == 0) {
+                if (out == null) out = new ArrayList<>();
+                out.add(x.nic());
+            }
+        }
+        return out;
+    }
+
+    /** {@link #classify(ProbePair, PairResult, HostState, HostState, Long, List)} without ARP sysctl facts. */
+    public static Failure classify(ProbePair p, PairResult r, HostState srcHost, HostState dstHost, Long baselineFulls) {
+        return classify(p, r, srcHost, dstHost, baselineFulls, null);
+    }
+
+    /**
      * The lowest failing cheap layer of one pair, or null when every probed layer passed.
+     *
+     * <p>ARP is judged from three readings, live evidence first: the MACs that answered arping
+     * (run for pairs whose ping failed), the destination host's ARP sysctls (another NIC of its
+     * subnet with arp_ignore=0 answers for this address too: flux), and the source's kernel
+     * neighbour entry after the ping (the MAC traffic really goes to: a different MAC than the
+     * destination NIC's own is a stale or poisoned entry).
      *
      * @param srcHost       the source host's state (link of the source NIC, overflow counter)
      * @param dstHost       the destination host's state, null if unknown
      * @param baselineFulls the source host's table_fulls of the previous pass, null if none
+     * @param dstFlux       other NICs of the destination host's subnet with arp_ignore=0, or null
      */
-    public static Failure classify(ProbePair p, PairResult r, HostState srcHost, HostState dstHost, Long baselineFulls) {
+    public static Failure classify(ProbePair p, PairResult r, HostState srcHost, HostState dstHost, Long baselineFulls,
+                                   List<String> dstFlux) {
+        boolean intra = p.src().host().equals(p.dst().host());
         LinkState sl = r.srcLink();
         if (sl != null && !sl.up()) return new Failure(p, Cause.LINK_DOWN, p.src().key() + " " + sl);
         LinkState dl = dstHost == null ? null : dstHost.links().get(p.dst().nic());
         if (dl != null && !dl.up()) return new Failure(p, Cause.LINK_DOWN, p.dst().key() + " " + dl);
         Set<String> macs = r.arpMacs();
+        boolean neighFailed = !intra && r.pinged() && !r.pingOk() && "-".equals(r.neighMac())
+                && ("FAILED".equals(r.neighState()) || "INCOMPLETE".equals(r.neighState()));
+        if (macs != null && macs.isEmpty() || macs == null && neighFailed) {
+            boolean overflow = srcHost != null && srcHost.arpTableFulls() > 0
+                    && (baselineFulls == null || srcHost.arpTableFulls() > baselineFulls);
+            return new Failure(p, overflow ? Cause.NEIGH_OVERFLOW : Cause.ARP_NO_REPLY,
+                    (macs != null ? "no ARP reply" : "neighbour entry " + r.neighState())
+                            + (overflow ? ", table_fulls=" + srcHost.arpTableFulls() : ""));
+        }
         if (macs != null) {
-            if (macs.isEmpty()) {
-                boolean overflow = srcHost != null && srcHost.arpTableFulls() > 0
-                        && (baselineFulls == null || srcHost.arpTableFulls() > baselineFulls);
-                return new Failure(p, overflow ? Cause.NEIGH_OVERFLOW : Cause.ARP_NO_REPLY,
-                        "no ARP reply" + (overflow ? ", table_fulls=" + srcHost.arpTableFulls() : ""));
-            }
             if (macs.size() > 1)
                 return new Failure(p, Cause.ARP_FLUX, "MACs " + String.join(",", new java.util.TreeSet<>(macs))
                         + (p.dst().mac() == null ? "" : " (own " + p.dst().mac() + ")"));
@@ -167,6 +215,12 @@ public final class Diagnoser {
             if (p.dst().mac() != null && !mac.equals(p.dst().mac()))
                 return new Failure(p, Cause.ARP_WRONG_MAC, "MAC " + mac + " answers, own " + p.dst().mac());
         }
+        if (!intra && dstFlux != null && !dstFlux.isEmpty())
+            return new Failure(p, Cause.ARP_FLUX, p.dst().host() + " " + String.join(",", dstFlux)
+                    + " answer ARP for any local address (arp_ignore=0), so for " + p.dst().ip() + " too");
+        if (!intra && r.hasNeighMac() && p.dst().mac() != null && !r.neighMac().equals(p.dst().mac()))
+            return new Failure(p, Cause.NEIGH_STALE, "neighbour " + p.dst().ip() + " dev " + p.src().nic() + " lladdr "
+                    + r.neighMac() + " " + r.neighState() + ", own " + p.dst().mac());
         String dev = r.routeDev();
         if (dev != null) {
             boolean local = p.src().host().equals(p.dst().host()) && dev.equals("lo");
@@ -216,8 +270,35 @@ public final class Diagnoser {
         return pairsOk + failures.size();
     }
 
+    private static String pairKey(NicEndpoint s, NicEndpoint d) {
+        return s.key() + ">" + d.key();
+    }
+
+    /**
+     * IP failures whose reverse pair failed below IP: the echo replies cannot come back (the peer's
+     * route, its neighbour entry, or this NIC's ARP answers are wrong), so the reverse pair's
+     * fault explains them. Their detail says so.
+     */
+    private Set<Failure> explainedByReverse() {
+        Map<String, Failure> byPair = new HashMap<>();
+        for (Failure f : failures) byPair.put(pairKey(f.pair().src(), f.pair().dst()), f);
+        Set<Failure> out = new HashSet<>();
+        for (int i = 0; i < failures.size(); i++) {
+            Failure f = failures.get(i);
+            if (f.cause() != Cause.IP_UNREACHABLE) continue;
+            Failure rev = byPair.get(pairKey(f.pair().dst(), f.pair().src()));
+            if (rev == null || !BREAKS_REPLIES.contains(rev.cause())) continue;
+            Failure why = new Failure(f.pair(), f.cause(), f.detail() + "; the reverse pair fails at "
+                    + rev.layer().id() + " (" + rev.cause().id() + "), so replies cannot return");
+            failures.set(i, why);
+            out.add(why);
+        }
+        return out;
+    }
+
     private List<Fault> localise() {
         List<Fault> faults = new ArrayList<>();
+        Set<Failure> byReverse = explainedByReverse();
         Set<String> hostFault = new HashSet<>();      // host + "|" + cause
         Set<String> nicFault = new HashSet<>();       // key + "|" + cause, or key + "|*" for every cause
         for (String h : unreachable) faults.add(new Fault(Fault.Scope.HOST, h, null, Cause.HOST_UNREACHABLE, null,
@@ -240,12 +321,15 @@ public final class Diagnoser {
                 nicFault.add(ep.key() + "|*");
             }
         }
-        for (Cause c : List.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC, Cause.ROUTE_WRONG_DEV, Cause.ROUTE_NONE)) {
+        for (Cause c : List.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC, Cause.NEIGH_STALE, Cause.ROUTE_WRONG_DEV,
+                Cause.ROUTE_NONE)) {
             for (String h : g.hosts()) {
                 List<NicEndpoint> nics = g.endpointsOf(h);
                 long blamedNics = nics.stream().filter(n -> blame[g.index(n)][c.ordinal()] > 0).count();
                 if (blamedNics == 0) continue;
-                if (blamedNics == nics.size() && nics.size() > 1 || nics.size() == 1) {
+                boolean wholeNic = nics.size() == 1 && blame[g.index(nics.get(0))][c.ordinal()]
+                        == tested(g.index(nics.get(0)), c);
+                if (blamedNics == nics.size() && nics.size() > 1 || wholeNic) {
                     long n = nics.stream().mapToLong(x -> blame[g.index(x)][c.ordinal()]).sum();
                     faults.add(new Fault(Fault.Scope.HOST, h, null, c, null, n));
                     hostFault.add(h + "|" + c);
@@ -253,9 +337,8 @@ public final class Diagnoser {
                 }
                 for (NicEndpoint n : nics) {
                     int e = g.index(n);
-                    int role = BLAME_DST.contains(c) ? totalAsDst[e] : totalAsSrc[e];
-                    if (blame[e][c.ordinal()] > 0 && blame[e][c.ordinal()] == role) {
-                        faults.add(new Fault(Fault.Scope.NIC, h, n.nic(), c, null, role));
+                    if (blame[e][c.ordinal()] > 0 && blame[e][c.ordinal()] == tested(e, c)) {
+                        faults.add(new Fault(Fault.Scope.NIC, h, n.nic(), c, null, blame[e][c.ordinal()]));
                         nicFault.add(n.key() + "|" + c);
                     }
                 }
@@ -267,7 +350,8 @@ public final class Diagnoser {
             int[][] own = new int[g.size()][NC];
             for (Failure f : failures) {
                 int s = g.index(f.pair().src()), d = g.index(f.pair().dst());
-                if (nicFault.contains(f.pair().src().key() + "|*") || nicFault.contains(f.pair().dst().key() + "|*")) continue;
+                if (byReverse.contains(f) || nicFault.contains(f.pair().src().key() + "|*")
+                        || nicFault.contains(f.pair().dst().key() + "|*")) continue;
                 own[s][f.cause().ordinal()]++;
                 own[d][f.cause().ordinal()]++;
             }
@@ -292,7 +376,7 @@ public final class Diagnoser {
         Map<String, long[]> pairFaults = new TreeMap<>();
         Map<String, Failure> pairFirst = new HashMap<>();
         for (Failure f : failures) {
-            if (covered(f, hostFault, nicFault)) continue;
+            if (byReverse.contains(f) || covered(f, hostFault, nicFault)) continue;
             String k = f.pair().src().key() + "|" + f.pair().dst().key() + "|" + f.cause();
             pairFaults.computeIfAbsent(k, x -> new long[1])[0]++;
             pairFirst.putIfAbsent(k, f);
@@ -303,6 +387,21 @@ public final class Diagnoser {
                     f.pair().dst().key(), en.getValue()[0]));
         }
         return faults;
+    }
+
+    /**
+     * The pairs in which endpoint {@code e}, in the role {@code c} blames (source for route and
+     * neighbour-entry causes, destination for ARP answers), was actually tested for {@code c}:
+     * pairs that failed with another cause at the same or a lower layer never got that far.
+     */
+    private int tested(int e, Cause c) {
+        boolean dst = BLAME_DST.contains(c);
+        int n = dst ? totalAsDst[e] : totalAsSrc[e];
+        int[] fails = dst ? dstFail[e] : srcFail[e];
+        for (Cause o : Cause.values()) {
+            if (o != c && o.layer().ordinal() <= c.layer().ordinal()) n -= fails[o.ordinal()];
+        }
+        return n;
     }
 
     private boolean covered(Failure f, Set<String> hostFault, Set<String> nicFault) {

@@ -15,12 +15,27 @@ import java.util.Set;
  * @param arpMacs      MACs that answered arping (empty: none answered), null if not probed
  * @param pingSent     echo requests sent over all tries (-1 if not probed)
  * @param pingReceived echo replies received (-1 if not probed)
+ * @param neighMac     MAC of the source host's kernel neighbour entry for the destination on the
+ *                     source NIC after the ping (what traffic really uses): lower case, "-" when
+ *                     there is no entry or it has no MAC (INCOMPLETE/FAILED), null if not probed
+ * @param neighState   that entry's NUD state (REACHABLE, STALE, PERMANENT, FAILED, ...), null if none
  */
 public record PairResult(String srcNic, String srcIp, String dstIp, LinkState srcLink,
                          String routeDev, String routeTable, Set<String> arpMacs,
-                         int pingSent, int pingReceived) {
+                         int pingSent, int pingReceived, String neighMac, String neighState) {
     public PairResult {
         arpMacs = arpMacs == null ? null : Set.copyOf(arpMacs);
+    }
+
+    /** A result without the neighbour-entry reading (older probe output, or ARP not probed). */
+    public PairResult(String srcNic, String srcIp, String dstIp, LinkState srcLink, String routeDev,
+                      String routeTable, Set<String> arpMacs, int pingSent, int pingReceived) {
+        this(srcNic, srcIp, dstIp, srcLink, routeDev, routeTable, arpMacs, pingSent, pingReceived, null, null);
+    }
+
+    /** Whether the kernel holds a neighbour entry with a MAC for the destination on the source NIC. */
+    public boolean hasNeighMac() {
+        return neighMac != null && !neighMac.equals("-");
     }
 
     /** Whether ping was probed. */

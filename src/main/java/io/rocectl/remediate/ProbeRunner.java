@@ -47,10 +47,11 @@ public final class ProbeRunner {
      * @param outputs      per source host, the raw parsed probe output (kept so a re-probe of the
      *                     failed pairs can be merged over it)
      * @param heavyNote    what happened to the heavy (RDMA) layers
+     * @param phases       wall time per phase, in order (endpoints, probe, heavy check, diagnose)
      */
     public record Outcome(ProbeGraph graph, Diagnosis diagnosis, int rounds, int lowerBound, Instant started,
                           Duration duration, Endpoints.Gathered gathered, Map<String, CheapProbeOutput> outputs,
-                          Map<String, String> probeErrors, String heavyNote) {}
+                          Map<String, String> probeErrors, String heavyNote, Map<String, Duration> phases) {}
 
     private final ConnectionPool pool;
     private final Settings settings;
@@ -64,7 +65,9 @@ public final class ProbeRunner {
     public Outcome probe(List<String> hosts, Function<String, Map<String, Object>> vars) throws InterruptedException {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
+        Map<String, Duration> phases = new LinkedHashMap<>();
         Endpoints.Gathered g = Endpoints.gather(hosts, vars, pool, settings.forks(), settings.timeout());
+        long t1 = lap(phases, "endpoints", t0);
         ProbeGraph graph = ProbeGraph.build(g.all(), settings.pairs());
         Map<String, List<ProbePair>> todo = new LinkedHashMap<>();
         for (String h : g.byHost().keySet()) {
@@ -73,8 +76,10 @@ public final class ProbeRunner {
         }
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, CheapProbeOutput> outputs = run(todo, errors);
+        long t2 = lap(phases, "probe", t1);
         String heavy = heavyNote(new ArrayList<>(g.byHost().keySet()));
-        return finish(graph, g, outputs, errors, started, t0, heavy);
+        lap(phases, "heavy check", t2);
+        return finish(graph, g, outputs, errors, started, t0, heavy, phases);
     }
 
     /** Re-probes only the pairs that failed in {@code previous}; the other results are kept. */
@@ -90,7 +95,9 @@ public final class ProbeRunner {
             failedKeys.add(key(p.src().nic(), p.src().ip(), p.dst().ip()));
         }
         Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, Duration> phases = new LinkedHashMap<>();
         Map<String, CheapProbeOutput> fresh = run(todo, errors);
+        lap(phases, "probe", t0);
         Map<String, CheapProbeOutput> merged = new LinkedHashMap<>(previous.outputs());
         for (Map.Entry<String, CheapProbeOutput> e : fresh.entrySet()) {
             CheapProbeOutput old = previous.outputs().get(e.getKey());
@@ -99,11 +106,13 @@ public final class ProbeRunner {
             for (PairResult r : e.getValue().pairs()) byKey.put(key(r.srcNic(), r.srcIp(), r.dstIp()), r);
             merged.put(e.getKey(), new CheapProbeOutput(e.getValue().host(), new ArrayList<>(byKey.values())));
         }
-        return finish(previous.graph(), previous.gathered(), merged, errors, started, t0, previous.heavyNote());
+        return finish(previous.graph(), previous.gathered(), merged, errors, started, t0, previous.heavyNote(), phases);
     }
 
     private Outcome finish(ProbeGraph graph, Endpoints.Gathered g, Map<String, CheapProbeOutput> outputs,
-                           Map<String, String> errors, Instant started, long t0, String heavy) {
+                           Map<String, String> errors, Instant started, long t0, String heavy,
+                           Map<String, Duration> phases) {
+        long td = System.nanoTime();
         Diagnoser d = new Diagnoser(graph);
         for (CheapProbeOutput o : outputs.values()) d.host(o.host());
         for (String h : g.unreachable().keySet()) d.unreachable(h);
@@ -112,11 +121,14 @@ public final class ProbeRunner {
             d.pass(graph.pairsFrom(e.getKey()), e.getValue());
         }
         Diagnosis diag = d.finish();
+        long ts = lap(phases, "diagnose", td);
         RoundSchedule sched = graph.schedule(settings.basePort());
         Map<String, String> allErrors = new LinkedHashMap<>(g.errors());
         allErrors.putAll(errors);
+        lap(phases, "schedule", ts);
         return new Outcome(graph, diag, sched.rounds(), sched.lowerBound(), started,
-                Duration.ofNanos(System.nanoTime() - t0), g, outputs, allErrors, heavy);
+                Duration.ofNanos(System.nanoTime() - t0), g, outputs, allErrors, heavy,
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
     }
 
     private Map<String, CheapProbeOutput> run(Map<String, List<ProbePair>> todo, Map<String, String> errors)
@@ -157,6 +169,12 @@ public final class ProbeRunner {
         });
         return missing.isEmpty() ? "available (rping, ibv_rc_pingpong, ib_write_bw)"
                 : "not available (" + String.join(", ", missing) + " not found on " + hosts.get(0) + ")";
+    }
+
+    private static long lap(Map<String, Duration> phases, String name, long since) {
+        long now = System.nanoTime();
+        phases.put(name, Duration.ofNanos(now - since));
+        return now;
     }
 
     private static String key(String nic, String src, String dst) {

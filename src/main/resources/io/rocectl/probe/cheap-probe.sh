@@ -2,9 +2,16 @@
 # Arguments: $1 pings per try, $2 retries, $3 parallel jobs, $4 ping timeout (ms),
 #            $5 fping interval (ms), $6 layers (comma list of link,route,arp,ip), $7 fping: auto|no.
 # Stdin: one pair per line "NIC SRC_IP DST_IP" (validated by rocectl; read as data only).
-# Stdout: "H <arp_table_fulls> <nic>=<operstate>:<carrier>..." then one line per pair:
-#         "P <nic> <src> <dst> <operstate>:<carrier> <route_dev> <route_table> <arp_macs> <sent>/<recv>"
-#         ("-" = nothing answered, "na" = layer not probed or tool absent, "!" = command failed).
+# Stdout: "H <arp_table_fulls> <nic>=<operstate>:<carrier>..."
+#         "S <nic>=<effective arp_ignore>..."  (max of all and the NIC; only when ARP is probed)
+#         then one line per pair:
+#         "P <nic> <src> <dst> <operstate>:<carrier> <route_dev> <route_table> <arp_macs> <sent>/<recv> <neigh>"
+#         ("-" = nothing answered, "na" = layer not probed or tool absent, "!" = command failed;
+#          neigh = the kernel's neighbour entry for dst on nic after the ping: MAC@STATE, -@STATE, or -).
+# Cost is a handful of processes per host, not per pair: one fping per source address, one
+# `ip -batch` for every route lookup, one neighbour-table read, one awk join. arping (one per
+# pair, bounded parallel) runs only for pairs whose ping failed, or for every pair when ping is
+# not probed: a working pair's ARP is verified from the neighbour entry its ping resolved.
 count=$1 retries=$2 par=$3 tmo=$4 ival=$5 layers=,$6, usefping=$7
 LC_ALL=C
 export LC_ALL
@@ -12,96 +19,161 @@ tmp=$(mktemp -d 2>/dev/null) || { tmp=/tmp/rocectl-probe.$$; mkdir -m 700 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 has() { case $layers in *,$1,*) return 0 ;; esac; return 1; }
-while read -r nic src dst; do
-  [ -n "$dst" ] && printf '%s %s %s\n' "$nic" "$src" "$dst"
-done > "$tmp/pairs"
+# one pass over stdin: the pairs, route lookups, the NIC list, the source addresses, each
+# source's targets
+awk -v d="$tmp" 'NF >= 3 {
+    print $1, $2, $3 > (d "/pairs")
+    print "route get " $3 " from " $2 > (d "/rb")
+    if (!($1 in n)) { n[$1] = 1; print $1 > (d "/nics") }
+    if (!($2 in s)) { s[$2] = 1; print $2 > (d "/srcs") }
+    if (!(($2 " " $3) in t)) { t[$2 " " $3] = 1; print $3 > (d "/t." $2) }
+  }'
+for f in pairs rb nics srcs route neigh res.none arp.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
 
-link() {
-  o=$(cat "/sys/class/net/$1/operstate" 2>/dev/null) || o=missing
-  c=$(cat "/sys/class/net/$1/carrier" 2>/dev/null) || c=-
-  printf '%s:%s' "$o" "$c"
+# few processes per host, not per pair: values are read with the read builtin
+rd() { # $1 file, $2 default: sets v to the file's first line
+  v=
+  { read -r v || :; } 2>/dev/null < "$1"
+  [ -n "$v" ] || v=$2
 }
 
-tf=$(awk 'function h(x,  i,v){v=0;x=tolower(x);for(i=1;i<=length(x);i++)v=v*16+index("0123456789abcdef",substr(x,i,1))-1;return v}
-  NR==1{for(i=1;i<=NF;i++)if($i=="table_fulls")c=i;next} c{s+=h($c)} END{printf "%d", s+0}' /proc/net/stat/arp_cache 2>/dev/null)
-[ -n "$tf" ] || tf=-1
-hl="H $tf"
-for n in $(awk '{print $1}' "$tmp/pairs" | sort -u); do hl="$hl $n=$(link "$n")"; done
-printf '%s\n' "$hl"
-
-arpf=none
-if has arp && command -v arping >/dev/null 2>&1; then
-  if arping -V 2>&1 | grep -q iputils; then arpf=iputils; else arpf=habets; fi
-fi
-arp_once() {
-  case $arpf in
-    iputils) arping -c 2 -w 2 -I "$1" -s "$2" "$3" 2>/dev/null ;;
-    habets) arping -c 2 -w 2 -i "$1" -S "$2" "$3" 2>/dev/null ;;
-  esac | grep -oiE '([0-9a-f]{2}:){5}[0-9a-f]{2}' | tr 'A-F' 'a-f' | sort -u | paste -sd, -
-}
-
-# ping phase: fping batched per source address (with retries of the silent targets)
+# ping phase first (it takes longest), in the background: fping per source address retrying
+# the silent targets, or bounded parallel ping per pair; results "src dst sent recv" in $tmp/res.*
 pingmode=na
 if has ip; then
   pingmode=ping
   if [ "$usefping" = auto ] && command -v fping >/dev/null 2>&1; then pingmode=fping; fi
 fi
-fping_src() { # $1 source address: results "dst sent recv" to $tmp/f.$1
-  awk -v s="$1" '$2==s{print $3}' "$tmp/pairs" | sort -u > "$tmp/t.$1"
-  : > "$tmp/f.$1"
+fping_src() { # $1 source address; targets in $tmp/t.$1
+  : > "$tmp/res.$1"
   try=0
   while [ -s "$tmp/t.$1" ] && [ "$try" -le "$retries" ]; do
-    xargs fping -q -S "$1" -c "$count" -p 200 -i "$ival" -t "$tmo" < "$tmp/t.$1" 2> "$tmp/o.$1" > /dev/null
-    sed -n 's|^\([0-9.]*\) *: xmt/rcv/%loss = \([0-9]*\)/\([0-9]*\)/.*|\1 \2 \3|p' "$tmp/o.$1" > "$tmp/r.$1"
-    awk '$3>0' "$tmp/r.$1" >> "$tmp/f.$1"
-    awk '$3==0{print $1}' "$tmp/r.$1" > "$tmp/t.$1"
     try=$((try + 1))
+    fping -q -S "$1" -c "$count" -p 200 -i "$ival" -t "$tmo" < "$tmp/t.$1" 2> "$tmp/o.$1" > /dev/null
+    # answered targets are final; silent ones are retried, and final after the last try
+    last=0
+    [ "$try" -gt "$retries" ] && last=1
+    awk -v s="$1" -v last="$last" -v t="$tmp/t.$1" -v r="$tmp/res.$1" '
+      BEGIN { printf "" > t }
+      / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
+        if (x[2] + 0 > 0 || last + 0) print s, $1, x[1] + 0, x[2] + 0 >> r; else print $1 > t }' "$tmp/o.$1"
   done
-  awk '$3==0' "$tmp/r.$1" >> "$tmp/f.$1" 2>/dev/null
 }
-if [ "$pingmode" = fping ]; then
-  for s in $(awk '{print $2}' "$tmp/pairs" | sort -u); do fping_src "$s" & done
+ping_pair() { # $1 src $2 dst $3 result file
+  try=0 sent=0 recv=0
+  while [ "$recv" -eq 0 ] && [ "$try" -le "$retries" ]; do
+    o=$(ping -n -q -I "$1" -c "$count" -W $(( (tmo + 999) / 1000 )) "$2" 2>/dev/null)
+    s=$(printf '%s\n' "$o" | sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) .*/\1/p')
+    g=$(printf '%s\n' "$o" | sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) .*/\2/p')
+    sent=$((sent + ${s:-0})); recv=$((recv + ${g:-0})); try=$((try + 1))
+  done
+  printf '%s %s %s %s\n' "$1" "$2" "$sent" "$recv" > "$3"
+}
+ping_all() {
+  case $pingmode in
+    fping)
+      while read -r s; do fping_src "$s" & done < "$tmp/srcs"
+      wait ;;
+    ping)
+      i=0 running=0
+      while read -r nic src dst; do
+        i=$((i + 1)); ping_pair "$src" "$dst" "$tmp/res.p$i" &
+        running=$((running + 1))
+        if [ "$running" -ge "$par" ]; then wait; running=0; fi
+      done < "$tmp/pairs"
+      wait ;;
+  esac
+}
+ping_all &
+
+tf=$(awk 'function h(x,  i,v){v=0;x=tolower(x);for(i=1;i<=length(x);i++)v=v*16+index("0123456789abcdef",substr(x,i,1))-1;return v}
+  NR==1{for(i=1;i<=NF;i++)if($i=="table_fulls")c=i;next} c{s+=h($c)} END{printf "%d", s+0}' /proc/net/stat/arp_cache 2>/dev/null)
+[ -n "$tf" ] || tf=-1
+hl="H $tf" sl=S
+rd /proc/sys/net/ipv4/conf/all/arp_ignore -1; all=$v
+: > "$tmp/links"
+while read -r n; do
+  rd "/sys/class/net/$n/operstate" missing; o=$v
+  rd "/sys/class/net/$n/carrier" -
+  hl="$hl $n=$o:$v"
+  printf '%s %s:%s\n' "$n" "$o" "$v" >> "$tmp/links"
+  rd "/proc/sys/net/ipv4/conf/$n/arp_ignore" -1
+  [ "$v" -ge 0 ] && [ "$all" -gt "$v" ] && v=$all
+  sl="$sl $n=$v"
+done < "$tmp/nics"
+printf '%s\n' "$hl"
+has arp && printf '%s\n' "$sl"
+
+# route phase: every lookup in one ip -batch, in the background while the pings run
+if has route; then
+  ip -o -force -batch "$tmp/rb" > "$tmp/route" 2>/dev/null &
+fi
+wait
+
+# ARP phase: the kernel's neighbour entries (what traffic really uses), then arping only where
+# needed: pairs whose ping failed, or every pair when ping is not probed
+arpf=none
+if has arp; then
+  ip -4 neigh show > "$tmp/neigh" 2>/dev/null
+  awk -v pm="$pingmode" 'FILENAME ~ /\/res\./ { ok[$1 " " $2] = ($4 > 0); next }
+    pm == "na" || !ok[$2 " " $3]' "$tmp"/res.* "$tmp/pairs" > "$tmp/arpq"
+  if [ -s "$tmp/arpq" ] && command -v arping >/dev/null 2>&1; then
+    if arping -V 2>&1 | grep -q iputils; then arpf=iputils; else arpf=habets; fi
+  fi
+fi
+arp_once() { # one request; every answer within the wait counts (flux answers come within microseconds)
+  case $arpf in
+    iputils) arping -c 2 -w 1 -I "$1" -s "$2" "$3" 2>/dev/null ;;
+    habets) arping -c 1 -W 0.5 -w 1 -i "$1" -S "$2" "$3" 2>/dev/null ;;
+  esac | grep -oiE '([0-9a-f]{2}:){5}[0-9a-f]{2}' | tr 'A-F' 'a-f' | sort -u | paste -sd, -
+}
+arp_pair() { # $1 nic $2 src $3 dst $4 result file
+  try=0 macs=
+  while [ -z "$macs" ] && [ "$try" -le "$retries" ]; do macs=$(arp_once "$1" "$2" "$3"); try=$((try + 1)); done
+  printf '%s %s %s %s\n' "$1" "$2" "$3" "${macs:--}" > "$4"
+}
+if [ "$arpf" != none ]; then
+  i=0 running=0
+  while read -r nic src dst; do
+    i=$((i + 1)); arp_pair "$nic" "$src" "$dst" "$tmp/arp.$i" &
+    running=$((running + 1))
+    if [ "$running" -ge "$par" ]; then wait; running=0; fi
+  done < "$tmp/arpq"
   wait
 fi
 
-probe() { # $1 nic $2 src $3 dst: prints the pair line
-  l=na; dev=na; tbl=na; macs=na; res=na
-  has link && l=$(link "$1")
-  if has route; then
-    r=$(ip route get "$3" from "$2" 2>/dev/null | head -n 1)
-    if [ -n "$r" ]; then
-      dev=$(printf '%s\n' "$r" | sed -n 's/.* dev \([^ ]*\).*/\1/p')
-      tbl=$(printf '%s\n' "$r" | sed -n 's/.* table \([^ ]*\).*/\1/p')
-      [ -n "$dev" ] || dev=-
-      [ -n "$tbl" ] || tbl=main
-    else
-      dev='!'; tbl='!'
-    fi
-  fi
-  if [ "$arpf" != none ]; then
-    try=0; macs=
-    while [ -z "$macs" ] && [ "$try" -le "$retries" ]; do macs=$(arp_once "$1" "$2" "$3"); try=$((try + 1)); done
-    [ -n "$macs" ] || macs=-
-  fi
-  case $pingmode in
-    fping) res=$(awk -v d="$3" '$1==d{print $2 "/" $3; exit}' "$tmp/f.$2") ; [ -n "$res" ] || res=0/0 ;;
-    ping)
-      try=0; sent=0; recv=0
-      while [ "$recv" -eq 0 ] && [ "$try" -le "$retries" ]; do
-        o=$(ping -n -q -I "$2" -c "$count" -W $(( (tmo + 999) / 1000 )) "$3" 2>/dev/null)
-        s=$(printf '%s\n' "$o" | sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) .*/\1/p')
-        g=$(printf '%s\n' "$o" | sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) .*/\2/p')
-        sent=$((sent + ${s:-0})); recv=$((recv + ${g:-0})); try=$((try + 1))
-      done
-      res=$sent/$recv ;;
-  esac
-  printf 'P %s %s %s %s %s %s %s %s\n' "$1" "$2" "$3" "$l" "$dev" "$tbl" "$macs" "$res"
-}
-
-running=0
-while read -r nic src dst; do
-  probe "$nic" "$src" "$dst" &
-  running=$((running + 1))
-  if [ "$running" -ge "$par" ]; then wait; running=0; fi
-done < "$tmp/pairs"
-wait
+# join: one P line per pair (files told apart by name; the empty .none files keep globs valid)
+awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has arp && echo 1)" \
+    -v pm="$pingmode" -v af="$arpf" '
+  FILENAME ~ /\/links$/ { lk[$1] = $2; next }
+  FILENAME ~ /\/res\.[^\/]*$/ { png[$1 " " $2] = $3 "/" $4; next }
+  FILENAME ~ /\/route$/ {
+    f = 0; dev = "-"; tbl = "main"
+    for (i = 1; i < NF; i++) {
+      if ($i == "from" && !f) f = i
+      else if ($i == "dev" && dev == "-") dev = $(i + 1)
+      else if ($i == "table") tbl = $(i + 1)
+    }
+    if (f > 1) { rd[$(f + 1) " " $(f - 1)] = dev; rt[$(f + 1) " " $(f - 1)] = tbl }
+    next
+  }
+  FILENAME ~ /\/neigh$/ {
+    mac = "-"; st = $NF
+    for (i = 2; i < NF; i++) { if ($i == "dev") d = $(i + 1); if ($i == "lladdr") mac = tolower($(i + 1)) }
+    ng[$1 " " d] = mac "@" st
+    next
+  }
+  FILENAME ~ /\/arp\.[^\/]*$/ { am[$1 " " $2 " " $3] = $4; next }
+  {
+    l = hl ? (($1 in lk) ? lk[$1] : "missing:-") : "na"
+    k = $2 " " $3
+    dev = "na"; tbl = "na"
+    if (hr) { if (k in rd) { dev = rd[k]; tbl = rt[k] } else { dev = "!"; tbl = "!" } }
+    macs = "na"
+    if (af != "none" && ($1 " " k) in am) macs = am[$1 " " k]
+    res = "na"
+    if (pm != "na") res = (k in png) ? png[k] : "0/0"
+    nb = "na"
+    if (ha) nb = (($3 " " $1) in ng) ? ng[$3 " " $1] : "-"
+    print "P", $1, $2, $3, l, dev, tbl, macs, res, nb
+  }' "$tmp/links" "$tmp"/res.* "$tmp/route" "$tmp/neigh" "$tmp"/arp.* "$tmp/pairs"

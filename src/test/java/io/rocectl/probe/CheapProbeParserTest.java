@@ -10,6 +10,7 @@ import io.rocectl.transport.Cmd;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,28 @@ class CheapProbeParserTest {
         assertNull(notProbed.arpMacs());
         assertFalse(notProbed.pinged());
         assertEquals("101", notProbed.routeTable());
+    }
+
+    @Test
+    void parsesArpSysctlsAndNeighbourEntries() throws Exception {
+        CheapProbeOutput o = CheapProbeParser.parse("h01", fixture("cheap-neigh.txt"));
+        assertEquals(-1, o.host().arpTableFulls());
+        assertEquals(Map.of("eth0", 1, "eth1", 0), o.host().arpIgnore());
+        List<PairResult> p = o.pairs();
+        assertEquals(5, p.size());
+        assertNull(p.get(0).arpMacs(), "no arping for a pair whose ping worked");
+        assertEquals("02:00:00:00:02:00", p.get(0).neighMac());
+        assertEquals("REACHABLE", p.get(0).neighState());
+        assertEquals(Set.of("02:00:00:00:02:01"), p.get(1).arpMacs());
+        assertEquals("PERMANENT", p.get(1).neighState());
+        assertTrue(p.get(1).hasNeighMac());
+        assertEquals("-", p.get(2).neighMac());
+        assertEquals("FAILED", p.get(2).neighState());
+        assertFalse(p.get(2).hasNeighMac());
+        assertEquals("-", p.get(3).neighMac());
+        assertNull(p.get(3).neighState());
+        assertNull(p.get(4).neighMac(), "ARP not probed");
+        assertTrue(CheapProbeParser.parse("h01", fixture("cheap-broken.txt")).host().arpIgnore().isEmpty());
     }
 
     @Test

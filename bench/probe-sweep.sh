@@ -1,0 +1,102 @@
+#!/bin/sh
+# Times `rocectl probe` against the floor: a direct fping sweep of the same NIC pairs run inside
+# the lab's namespaces (one `fping -S SRC targets...` per source NIC, every host at once via
+# `ip netns exec`), with the probe's own ping settings (-c 2 -p 200 -i 2 -t 1000).
+# Median of REPS runs each; prints a Markdown table. Needs root, jq and fping.
+#
+# Usage: bench/probe-sweep.sh [JAR] [HOSTSxNICS]        (default target/rocectl.jar 32x4)
+#   env: REPS=3  LAB=probebench  MGMT=10.246.200.0/24  KEEP=1 (leave the lab up)
+#        PAIRS="rail all"  (pair sets to time)
+#        REUSE=1 DIR=/run/rocectl-lab/NAME: time an existing, already fixed lab (not taken down)
+# Build the jar first: mvn -q -o package -DskipTests
+set -eu
+JAR=${1:-target/rocectl.jar}
+SIZE=${2:-32x4}
+REPS=${REPS:-3}
+LAB=${LAB:-probebench}
+MGMT=${MGMT:-10.246.200.0/24}
+PAIRS=${PAIRS:-rail all}
+H=${SIZE%x*}
+K=${SIZE#*x}
+DIR=${DIR:-/run/rocectl-lab/$LAB}
+INV=$DIR/inventory.ini
+PLAYBOOK=$(dirname "$0")/../playbooks/roce-multinic.yaml
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+rocectl() { java -jar "$JAR" "$@"; }
+now() { date +%s.%N; }
+median() { sort -n | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}'; }
+
+if [ "${REUSE:-0}" = 1 ]; then
+  KEEP=1
+  echo "reusing the lab in $DIR" >&2
+else
+  echo "lab $LAB: $H hosts x $K NICs (management $MGMT)" >&2
+  rocectl lab down --name "$LAB" >/dev/null
+  rocectl lab up --name "$LAB" --hosts "$H" --nics "$K" --mgmt-subnet "$MGMT" >/dev/null
+  rocectl run "$PLAYBOOK" -i "$INV" >"$TMP/fix.log" 2>&1 || { tail -20 "$TMP/fix.log" >&2; echo "fix playbook failed" >&2; exit 2; }
+fi
+
+# "NAMESPACE SRC_IP TARGET..." per source NIC, for a pair set (rail: same NIC index; all: every NIC)
+targets() {
+  jq -r --arg set "$1" '.hosts as $hs | $hs[] as $h | $h.nics[] as $n
+    | [$h.namespace, $n.ip] + [ $hs[] | select(.name != $h.name) | .nics[]
+        | select($set == "all" or .rail == $n.rail) | .ip ] | join(" ")' "$DIR/state.json"
+}
+
+# One floor sweep; prints "seconds pairs_answered pairs".
+floor() {
+  rm -f "$TMP"/fp.*
+  i=0
+  t0=$(now)
+  while read -r ns src tgts; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086 # targets are split on purpose
+    ip netns exec "$ns" fping -q -S "$src" -c 2 -p 200 -i 2 -t 1000 $tgts 2>"$TMP/fp.$i" >/dev/null &
+  done < "$TMP/targets.$1"
+  wait
+  t1=$(now)
+  ok=$(cat "$TMP"/fp.* | awk -F'[ /]+' '/xmt\/rcv/ && $8 > 0 {n++} END{print n+0}')
+  total=$(awk '{n += NF - 2} END{print n}' "$TMP/targets.$1")
+  echo "$(echo "$t1 - $t0" | bc) $ok $total"
+}
+
+# One rocectl probe; prints "wall_seconds probe_ms pairs_ok pairs_total".
+probe() {
+  set=$1; shift
+  t0=$(now)
+  rocectl probe -i "$INV" --pairs "$set" --output json "$@" > "$TMP/report.json" || true
+  t1=$(now)
+  echo "$(echo "$t1 - $t0" | bc) $(jq -r '"\(.duration_ms) \(.summary.pairs_ok) \(.summary.pairs_total)"' "$TMP/report.json")"
+}
+
+echo "| pair set | pairs | fping floor (s) | rocectl probe, all layers: wall / in-run (s) | ratio wall / in-run | rocectl --layers ip: wall / in-run (s) | ratio wall / in-run |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for set in $PAIRS; do
+  targets "$set" > "$TMP/targets.$set"
+  : > "$TMP/floor"; : > "$TMP/full"; : > "$TMP/ip"
+  r=1
+  while [ "$r" -le "$REPS" ]; do
+    floor "$set" >> "$TMP/floor"
+    probe "$set" >> "$TMP/full"
+    probe "$set" --layers ip >> "$TMP/ip"
+    r=$((r + 1))
+  done
+  for f in floor full ip; do sed "s/^/$set $f: /" "$TMP/$f" >&2; done
+  pairs=$(awk 'NR==1{print $3}' "$TMP/floor")
+  fl=$(awk '{print $1}' "$TMP/floor" | median)
+  fw=$(awk '{print $1}' "$TMP/full" | median)
+  fr=$(awk '{print $2 / 1000}' "$TMP/full" | median)
+  iw=$(awk '{print $1}' "$TMP/ip" | median)
+  ir=$(awk '{print $2 / 1000}' "$TMP/ip" | median)
+  bad=$(cat "$TMP/full" "$TMP/ip" | awk '$3 != $4' | wc -l)
+  [ "$bad" -eq 0 ] || echo "warning: $bad rocectl runs did not see every pair ok" >&2
+  awk '$2 != $3' "$TMP/floor" | grep -q . && echo "warning: some floor sweeps missed pairs" >&2
+  printf '| %s | %s | %.2f | %.2f / %.2f | %.1fx / %.1fx | %.2f / %.2f | %.1fx / %.1fx |\n' "$set" "$pairs" "$fl" \
+    "$fw" "$fr" "$(echo "$fw / $fl" | bc -l)" "$(echo "$fr / $fl" | bc -l)" \
+    "$iw" "$ir" "$(echo "$iw / $fl" | bc -l)" "$(echo "$ir / $fl" | bc -l)"
+done
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+[ "${KEEP:-0}" = 1 ] || rocectl lab down --name "$LAB" >/dev/null
