@@ -28,6 +28,12 @@ public final class RemoteFile {
      */
     public static void writeAtomic(TaskContext ctx, String path, String content, String mode)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        writeAtomic(ctx, path, content.getBytes(java.nio.charset.StandardCharsets.UTF_8), mode);
+    }
+
+    /** As {@link #writeAtomic(TaskContext, String, String, String)}, for binary content. */
+    public static void writeAtomic(TaskContext ctx, String path, byte[] content, String mode)
+            throws TransportException, CommandTimeoutException, InterruptedException {
         String script = "set -e; d=$(dirname -- \"$1\"); mkdir -p -- \"$d\"; "
                 + "t=$(mktemp \"$1.rocectl.XXXXXX\"); trap 'rm -f \"$t\"' EXIT; "
                 + "cat > \"$t\"; chmod \"$2\" \"$t\"; mv -f -- \"$t\" \"$1\"; trap - EXIT";

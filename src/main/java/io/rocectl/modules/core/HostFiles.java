@@ -48,10 +48,7 @@ public final class HostFiles {
      */
     public static void writeAtomic(TaskContext ctx, String path, byte[] content, String mode)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        String script = "set -e; d=$(dirname -- \"$1\"); mkdir -p -- \"$d\"; "
-                + "t=$(mktemp \"$1.rocectl.XXXXXX\"); trap 'rm -f \"$t\"' EXIT; "
-                + "cat > \"$t\"; chmod \"$2\" \"$t\"; mv -f -- \"$t\" \"$1\"; trap - EXIT";
-        ctx.runOk(Cmd.script(script, path, mode).withStdin(content));
+        io.rocectl.module.RemoteFile.writeAtomic(ctx, path, content, mode);
     }
 
     /**
