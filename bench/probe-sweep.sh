@@ -62,41 +62,58 @@ floor() {
   echo "$(echo "$t1 - $t0" | bc) $ok $total"
 }
 
-# One rocectl probe; prints "wall_seconds probe_ms pairs_ok pairs_total".
+# The SSH floor: JVM start + one connection per host + one trivial command (any SSH-based probe pays it).
+sshfloor() {
+  t0=$(now)
+  rocectl shell -i "$INV" -- true >/dev/null
+  t1=$(now)
+  echo "$t1 - $t0" | bc
+}
+
+# One rocectl probe; prints "wall_seconds probe_ms pairs_ok pairs_total probe_phase_s".
 probe() {
   set=$1; shift
   t0=$(now)
-  rocectl probe -i "$INV" --pairs "$set" --output json "$@" > "$TMP/report.json" || true
+  rocectl probe -i "$INV" --pairs "$set" --report "$TMP/report.json" -v "$@" > "$TMP/probe.txt" || true
   t1=$(now)
-  echo "$(echo "$t1 - $t0" | bc) $(jq -r '"\(.duration_ms) \(.summary.pairs_ok) \(.summary.pairs_total)"' "$TMP/report.json")"
+  phase=$(sed -n 's/.* probe \([0-9.]*\) s.*/\1/p' "$TMP/probe.txt")
+  echo "$(echo "$t1 - $t0" | bc) $(jq -r '"\(.duration_ms) \(.summary.pairs_ok) \(.summary.pairs_total)"' "$TMP/report.json") $phase"
 }
 
-echo "| pair set | pairs | fping floor (s) | rocectl probe, all layers: wall / in-run (s) | ratio wall / in-run | rocectl --layers ip: wall / in-run (s) | ratio wall / in-run |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| pair set | pairs | fping floor (s) | SSH floor (s) | rocectl all layers: wall / in-run / probe phase (s) | ratio to fping floor | rocectl --layers ip: wall / in-run / probe phase (s) | ratio to fping floor |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for set in $PAIRS; do
   targets "$set" > "$TMP/targets.$set"
-  : > "$TMP/floor"; : > "$TMP/full"; : > "$TMP/ip"
+  : > "$TMP/floor"; : > "$TMP/full"; : > "$TMP/ip"; : > "$TMP/ssh"
   r=1
   while [ "$r" -le "$REPS" ]; do
     floor "$set" >> "$TMP/floor"
+    sshfloor >> "$TMP/ssh"
     probe "$set" >> "$TMP/full"
     probe "$set" --layers ip >> "$TMP/ip"
     r=$((r + 1))
   done
-  for f in floor full ip; do sed "s/^/$set $f: /" "$TMP/$f" >&2; done
+  for f in floor ssh full ip; do sed "s/^/$set $f: /" "$TMP/$f" >&2; done
   pairs=$(awk 'NR==1{print $3}' "$TMP/floor")
   fl=$(awk '{print $1}' "$TMP/floor" | median)
   fw=$(awk '{print $1}' "$TMP/full" | median)
   fr=$(awk '{print $2 / 1000}' "$TMP/full" | median)
+  fp=$(awk '{print $5}' "$TMP/full" | median)
+  ip_=$(awk '{print $5}' "$TMP/ip" | median)
+  sf=$(median < "$TMP/ssh")
   iw=$(awk '{print $1}' "$TMP/ip" | median)
   ir=$(awk '{print $2 / 1000}' "$TMP/ip" | median)
   bad=$(cat "$TMP/full" "$TMP/ip" | awk '$3 != $4' | wc -l)
   [ "$bad" -eq 0 ] || echo "warning: $bad rocectl runs did not see every pair ok" >&2
   awk '$2 != $3' "$TMP/floor" | grep -q . && echo "warning: some floor sweeps missed pairs" >&2
-  printf '| %s | %s | %.2f | %.2f / %.2f | %.1fx / %.1fx | %.2f / %.2f | %.1fx / %.1fx |\n' "$set" "$pairs" "$fl" \
-    "$fw" "$fr" "$(echo "$fw / $fl" | bc -l)" "$(echo "$fr / $fl" | bc -l)" \
-    "$iw" "$ir" "$(echo "$iw / $fl" | bc -l)" "$(echo "$ir / $fl" | bc -l)"
+  printf '| %s | %s | %.2f | %.2f | %.2f / %.2f / %.2f | %.1fx / %.1fx / %.1fx | %.2f / %.2f / %.2f | %.1fx / %.1fx / %.1fx |\n' \
+    "$set" "$pairs" "$fl" "$sf" \
+    "$fw" "$fr" "$fp" "$(echo "$fw / $fl" | bc -l)" "$(echo "$fr / $fl" | bc -l)" "$(echo "$fp / $fl" | bc -l)" \
+    "$iw" "$ir" "$ip_" "$(echo "$iw / $fl" | bc -l)" "$(echo "$ir / $fl" | bc -l)" "$(echo "$ip_ / $fl" | bc -l)"
 done
 echo
+echo "wall: the whole command (JVM start, SSH connections, NIC facts, probe, diagnosis); in-run: the"
+echo "report's duration_ms (from endpoint gathering to diagnosis); probe phase: the batched probe command"
+echo "on every host over SSH (what the fping floor does, plus link, route and ARP readings)."
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 [ "${KEEP:-0}" = 1 ] || rocectl lab down --name "$LAB" >/dev/null
