@@ -223,4 +223,49 @@ class PlaybookSemanticsTest {
         assertEquals(2, r.exitCode());
         assertTrue(r.out().contains("undefined variable no_such_var"), r.out());
     }
+
+    @Test
+    void freeStrategyRetriesUntilAnyErrorsFatalAndMaxFailPercentage() throws Exception {
+        Path free = playbook("free.yaml", """
+                - hosts: nodes
+                  gather_facts: false
+                  strategy: free
+                  tasks:
+                    - shell: echo $(( $(cat {{ host_dir }}/count 2>/dev/null || echo 0) + 1 )) > {{ host_dir }}/count; cat {{ host_dir }}/count
+                      register: c
+                      until: c.stdout | int >= 3
+                      retries: 5
+                      delay: 0
+                    - assert:
+                        that: c.attempts == 3
+                """);
+        for (String h : hosts.names()) Files.deleteIfExists(hosts.home(h).resolve("count"));
+        JsonNode doc = run(free);
+        assertEquals(0, doc.path("exit").asInt(), doc.toString());
+        assertEquals("3\n", Files.readString(hosts.home("node04").resolve("count")), "until stops at the third attempt");
+
+        Path fatal = playbook("fatal.yaml", """
+                - hosts: nodes
+                  gather_facts: false
+                  any_errors_fatal: true
+                  tasks:
+                    - command: "{{ 'false' if inventory_hostname == 'node01' else 'true' }}"
+                    - command: echo never
+                """);
+        JsonNode f = run(fatal);
+        assertEquals(2, f.path("exit").asInt());
+        assertEquals(1, f.path("plays").get(0).path("tasks").size(), "no host starts the second task");
+
+        Path pct = playbook("pct.yaml", """
+                - hosts: nodes
+                  gather_facts: false
+                  max_fail_percentage: 30
+                  tasks:
+                    - command: "{{ 'false' if inventory_hostname in ['node01', 'node02'] else 'true' }}"
+                    - command: echo never
+                """);
+        JsonNode p = run(pct);
+        assertEquals(1, p.path("plays").get(0).path("tasks").size(), "50% failed > 30%: the play stops");
+        assertTrue(p.path("warnings").get(0).asText().contains("max_fail_percentage 30% exceeded"), p.toString());
+    }
 }
