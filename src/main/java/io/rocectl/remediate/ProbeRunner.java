@@ -69,13 +69,13 @@ public final class ProbeRunner {
         Endpoints.Gathered g = Endpoints.gather(hosts, vars, pool, settings.forks(), settings.timeout());
         long t1 = lap(phases, "endpoints", t0);
         ProbeGraph graph = ProbeGraph.build(g.all(), settings.pairs());
-        Map<String, List<ProbePair>> todo = new LinkedHashMap<>();
+        Map<String, List<ProbePair>> work = new LinkedHashMap<>();
         for (String h : g.byHost().keySet()) {
             List<ProbePair> ps = graph.pairsFrom(h);
-            if (!ps.isEmpty()) todo.put(h, ps);
+            if (!ps.isEmpty()) work.put(h, ps);
         }
         Map<String, String> errors = new LinkedHashMap<>();
-        Map<String, CheapProbeOutput> outputs = run(todo, errors);
+        Map<String, CheapProbeOutput> outputs = run(work, errors);
         long t2 = lap(phases, "probe", t1);
         String heavy = heavyNote(new ArrayList<>(g.byHost().keySet()));
         lap(phases, "heavy check", t2);
@@ -86,17 +86,15 @@ public final class ProbeRunner {
     public Outcome reprobeFailed(Outcome previous) throws InterruptedException {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
-        Map<String, List<ProbePair>> todo = new LinkedHashMap<>();
-        Set<String> failedKeys = new LinkedHashSet<>();
+        Map<String, List<ProbePair>> work = new LinkedHashMap<>();
         for (var f : previous.diagnosis().failures()) {
             ProbePair p = f.pair();
             if (!previous.gathered().byHost().containsKey(p.src().host())) continue;
-            todo.computeIfAbsent(p.src().host(), k -> new ArrayList<>()).add(p);
-            failedKeys.add(key(p.src().nic(), p.src().ip(), p.dst().ip()));
+            work.computeIfAbsent(p.src().host(), k -> new ArrayList<>()).add(p);
         }
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, Duration> phases = new LinkedHashMap<>();
-        Map<String, CheapProbeOutput> fresh = run(todo, errors);
+        Map<String, CheapProbeOutput> fresh = run(work, errors);
         lap(phases, "probe", t0);
         Map<String, CheapProbeOutput> merged = new LinkedHashMap<>(previous.outputs());
         for (Map.Entry<String, CheapProbeOutput> e : fresh.entrySet()) {
@@ -131,13 +129,13 @@ public final class ProbeRunner {
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
     }
 
-    private Map<String, CheapProbeOutput> run(Map<String, List<ProbePair>> todo, Map<String, String> errors)
+    private Map<String, CheapProbeOutput> run(Map<String, List<ProbePair>> work, Map<String, String> errors)
             throws InterruptedException {
         Map<String, Cmd> cmds = new HashMap<>();
-        for (Map.Entry<String, List<ProbePair>> e : todo.entrySet()) {
+        for (Map.Entry<String, List<ProbePair>> e : work.entrySet()) {
             cmds.put(e.getKey(), CheapProbeScript.command(e.getValue(), settings.options()));
         }
-        Map<String, FanOut.Outcome> res = FanOut.run(new ArrayList<>(todo.keySet()), cmds::get, pool,
+        Map<String, FanOut.Outcome> res = FanOut.run(new ArrayList<>(work.keySet()), cmds::get, pool,
                 settings.forks(), settings.timeout());
         Map<String, CheapProbeOutput> out = new LinkedHashMap<>();
         for (FanOut.Outcome o : res.values()) {
