@@ -28,6 +28,22 @@ public final class ProbeOptions {
             description = "Retries before a pair counts as failed (default ${DEFAULT-VALUE}).")
     int retries;
 
+    @Option(names = "--heavy", paramLabel = "TOOL", defaultValue = "none",
+            description = "Also run one RDMA probe in rounds where every host has it and every NIC an RDMA device: "
+                    + "rping, ibv_rc_pingpong, ib_write_bw or none (default).")
+    String heavy = "none";
+
+    io.rocectl.probe.HeavyProbe.Tool heavyTool() {
+        return switch (heavy.trim().toLowerCase(Locale.ROOT)) {
+            case "none", "" -> null;
+            case "rping" -> io.rocectl.probe.HeavyProbe.Tool.RPING;
+            case "ibv_rc_pingpong", "rc_pingpong" -> io.rocectl.probe.HeavyProbe.Tool.RC_PINGPONG;
+            case "ib_write_bw", "write_bw" -> io.rocectl.probe.HeavyProbe.Tool.WRITE_BW;
+            default -> throw new InputError("option --heavy", 0, 0,
+                    "must be rping, ibv_rc_pingpong, ib_write_bw or none, not '" + heavy + "'");
+        };
+    }
+
     PairSet pairSet() {
         try {
             return PairSet.parse(pairs);
@@ -52,6 +68,6 @@ public final class ProbeOptions {
             }
             o = o.withLayers(ls);
         }
-        return new ProbeRunner.Settings(pairSet(), o, forks, timeout, 18515);
+        return new ProbeRunner.Settings(pairSet(), o, forks, timeout, 18515, heavyTool());
     }
 }

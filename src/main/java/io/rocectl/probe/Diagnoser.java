@@ -90,10 +90,21 @@ public final class Diagnoser {
 
     /** Feeds one source host's cheap pass: matches results to pairs; a pair without a line failed. */
     public void pass(List<ProbePair> pairs, CheapProbeOutput out) {
+        pass(pairs, out, Map.of());
+    }
+
+    /**
+     * As {@link #pass(List, CheapProbeOutput)}, with heavy (RDMA) results keyed like the cheap
+     * ones ({@code "srcNic srcIp dstIp"}); pairs without one were not heavy-probed.
+     */
+    public void pass(List<ProbePair> pairs, CheapProbeOutput out, Map<String, HeavyResult> heavy) {
         host(out.host());
         Map<String, PairResult> byKey = new HashMap<>();
         for (PairResult r : out.pairs()) byKey.put(r.srcNic() + " " + r.srcIp() + " " + r.dstIp(), r);
-        for (ProbePair p : pairs) pair(p, byKey.get(p.src().nic() + " " + p.src().ip() + " " + p.dst().ip()), null);
+        for (ProbePair p : pairs) {
+            String k = p.src().nic() + " " + p.src().ip() + " " + p.dst().ip();
+            pair(p, byKey.get(k), heavy.get(k));
+        }
     }
 
     /**

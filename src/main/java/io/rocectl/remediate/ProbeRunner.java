@@ -8,6 +8,7 @@ import io.rocectl.probe.CheapProbeScript;
 import io.rocectl.probe.Diagnoser;
 import io.rocectl.probe.Diagnosis;
 import io.rocectl.probe.HeavyProbe;
+import io.rocectl.probe.HeavyResult;
 import io.rocectl.probe.PairResult;
 import io.rocectl.probe.PairSet;
 import io.rocectl.probe.ProbeGraph;
@@ -35,7 +36,16 @@ import java.util.function.Function;
 public final class ProbeRunner {
     /** How to probe. */
     public record Settings(PairSet pairs, CheapProbeScript.Options options, int forks, Duration timeout,
-                           int basePort) {
+                           int basePort, HeavyProbe.Tool heavy) {
+        /** Without heavy probes. */
+        public Settings(PairSet pairs, CheapProbeScript.Options options, int forks, Duration timeout, int basePort) {
+            this(pairs, options, forks, timeout, basePort, null);
+        }
+
+        public Settings withHeavy(HeavyProbe.Tool tool) {
+            return new Settings(pairs, options, forks, timeout, basePort, tool);
+        }
+
         public static Settings of(PairSet pairs, int forks, Duration timeout) {
             return new Settings(pairs, CheapProbeScript.Options.defaults(), forks, timeout, 18515);
         }
@@ -51,7 +61,11 @@ public final class ProbeRunner {
      */
     public record Outcome(ProbeGraph graph, Diagnosis diagnosis, int rounds, int lowerBound, Instant started,
                           Duration duration, Endpoints.Gathered gathered, Map<String, CheapProbeOutput> outputs,
-                          Map<String, String> probeErrors, String heavyNote, Map<String, Duration> phases) {}
+                          Map<String, String> probeErrors, String heavyNote, Map<String, Duration> phases,
+                          Map<String, HeavyResult> heavyResults) {}
+
+    /** Per-pair limit of a heavy probe (server and client are wrapped in timeout(1)). */
+    static final int HEAVY_TIMEOUT_SECONDS = 30;
 
     private final ConnectionPool pool;
     private final Settings settings;
@@ -77,9 +91,25 @@ public final class ProbeRunner {
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, CheapProbeOutput> outputs = run(work, errors);
         long t2 = lap(phases, "probe", t1);
-        String heavy = heavyNote(new ArrayList<>(g.byHost().keySet()));
-        lap(phases, "heavy check", t2);
-        return finish(graph, g, outputs, errors, started, t0, heavy, phases);
+        List<String> reached = new ArrayList<>(g.byHost().keySet());
+        Map<String, HeavyResult> heavyResults = Map.of();
+        String heavy;
+        if (settings.heavy() == null) {
+            heavy = heavyNote(reached) + "; not run (--heavy rping|ibv_rc_pingpong|ib_write_bw runs one in rounds)";
+        } else {
+            String why = heavyBlocker(reached, g, settings.heavy());
+            if (why != null) {
+                heavy = settings.heavy().command() + " not run: " + why;
+            } else {
+                RoundSchedule sched = graph.schedule(settings.basePort());
+                heavyResults = new HeavyRounds(pool, settings.forks(), HEAVY_TIMEOUT_SECONDS).run(sched, settings.heavy());
+                long bad = heavyResults.values().stream().filter(r -> r.status() == HeavyResult.Status.FAILED).count();
+                heavy = settings.heavy().command() + ": " + heavyResults.size() + " pairs in " + sched.rounds()
+                        + " rounds, " + bad + " failed";
+            }
+        }
+        lap(phases, "heavy", t2);
+        return finish(graph, g, outputs, errors, started, t0, heavy, phases, heavyResults);
     }
 
     /** Re-probes only the pairs that failed in {@code previous}; the other results are kept. */
@@ -104,19 +134,20 @@ public final class ProbeRunner {
             for (PairResult r : e.getValue().pairs()) byKey.put(key(r.srcNic(), r.srcIp(), r.dstIp()), r);
             merged.put(e.getKey(), new CheapProbeOutput(e.getValue().host(), new ArrayList<>(byKey.values())));
         }
-        return finish(previous.graph(), previous.gathered(), merged, errors, started, t0, previous.heavyNote(), phases);
+        return finish(previous.graph(), previous.gathered(), merged, errors, started, t0, previous.heavyNote(), phases,
+                previous.heavyResults());
     }
 
     private Outcome finish(ProbeGraph graph, Endpoints.Gathered g, Map<String, CheapProbeOutput> outputs,
                            Map<String, String> errors, Instant started, long t0, String heavy,
-                           Map<String, Duration> phases) {
+                           Map<String, Duration> phases, Map<String, HeavyResult> heavyResults) {
         long td = System.nanoTime();
         Diagnoser d = new Diagnoser(graph);
         for (CheapProbeOutput o : outputs.values()) d.host(o.host());
         for (String h : g.unreachable().keySet()) d.unreachable(h);
         for (String h : errors.keySet()) if (!outputs.containsKey(h)) d.unreachable(h);
         for (Map.Entry<String, CheapProbeOutput> e : outputs.entrySet()) {
-            d.pass(graph.pairsFrom(e.getKey()), e.getValue());
+            d.pass(graph.pairsFrom(e.getKey()), e.getValue(), heavyResults);
         }
         Diagnosis diag = d.finish();
         long ts = lap(phases, "diagnose", td);
@@ -126,7 +157,7 @@ public final class ProbeRunner {
         lap(phases, "schedule", ts);
         return new Outcome(graph, diag, sched.rounds(), sched.lowerBound(), started,
                 Duration.ofNanos(System.nanoTime() - t0), g, outputs, allErrors, heavy,
-                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phases)), Map.copyOf(heavyResults));
     }
 
     private Map<String, CheapProbeOutput> run(Map<String, List<ProbePair>> work, Map<String, String> errors)
@@ -167,6 +198,23 @@ public final class ProbeRunner {
         });
         return missing.isEmpty() ? "available (rping, ibv_rc_pingpong, ib_write_bw)"
                 : "not available (" + String.join(", ", missing) + " not found on " + hosts.get(0) + ")";
+    }
+
+    /** Why a heavy probe cannot run on these hosts, or null when it can. */
+    private String heavyBlocker(List<String> hosts, Endpoints.Gathered g, HeavyProbe.Tool tool)
+            throws InterruptedException {
+        for (var e : g.all()) {
+            if (e.rdmaDevice() == null || e.gidIndex() == null) return e.key() + " has no RDMA device or RoCE v2 GID";
+        }
+        Map<String, FanOut.Outcome> res = FanOut.run(hosts, h -> HeavyProbe.availability(), pool, settings.forks(),
+                settings.timeout());
+        List<String> without = new ArrayList<>();
+        for (FanOut.Outcome o : res.values()) {
+            if (o.result() == null || !Boolean.TRUE.equals(HeavyProbe.parseAvailability(o.result().stdout()).get(tool))) {
+                without.add(o.host());
+            }
+        }
+        return without.isEmpty() ? null : "not installed on " + io.rocectl.hostset.NodeSet.fold(without);
     }
 
     private static long lap(Map<String, Duration> phases, String name, long since) {

@@ -29,6 +29,11 @@ public final class MinaHosts implements AutoCloseable {
     public final AtomicInteger maxRunning = new AtomicInteger();
 
     public MinaHosts(Path dir, int n) throws Exception {
+        this(dir, n, Map.of());
+    }
+
+    /** @param extraEnv environment added to every command (e.g. a PATH with stand-in tools) */
+    public MinaHosts(Path dir, int n, Map<String, String> extraEnv) throws Exception {
         this.dir = dir;
         Path key = dir.resolve("id_ed25519");
         Process kg = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key.toString())
@@ -48,7 +53,9 @@ public final class MinaHosts implements AutoCloseable {
             s.setKeyPairProvider(hostKeys);
             s.setPublickeyAuthenticator(new AuthorizedKeysAuthenticator(Path.of(key + ".pub")));
             s.setPasswordAuthenticator(null);
-            Map<String, String> env = Map.of("ROCECTL_TEST_HOME", home.toString(), "HOST_NAME", name);
+            Map<String, String> env = new java.util.HashMap<>(extraEnv);
+            env.put("ROCECTL_TEST_HOME", home.toString());
+            env.put("HOST_NAME", name);
             s.setCommandFactory((channel, line) -> new ShCommand(line, env, running, maxRunning));
             s.start();
             servers.add(s);
