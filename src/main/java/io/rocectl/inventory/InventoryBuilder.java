@@ -78,11 +78,11 @@ final class InventoryBuilder {
 
     /** A path of child links from one group to another (both ends included), or null. */
     private List<String> path(String from, String to) {
-        Deque<List<String>> todo = new ArrayDeque<>();
-        todo.add(new ArrayList<>(List.of(from)));
+        Deque<List<String>> pending = new ArrayDeque<>();
+        pending.add(new ArrayList<>(List.of(from)));
         Set<String> seen = new LinkedHashSet<>();
-        while (!todo.isEmpty()) {
-            List<String> p = todo.poll();
+        while (!pending.isEmpty()) {
+            List<String> p = pending.poll();
             String last = p.get(p.size() - 1);
             if (last.equals(to)) return p;
             if (!seen.add(last)) continue;
@@ -91,7 +91,7 @@ final class InventoryBuilder {
             for (String c : g.children) {
                 List<String> next = new ArrayList<>(p);
                 next.add(c);
-                todo.add(next);
+                pending.add(next);
             }
         }
         return null;

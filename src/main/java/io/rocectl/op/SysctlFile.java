@@ -35,23 +35,23 @@ public final class SysctlFile {
 
     /** Content with every key set to its value: the first line of a key is replaced, later ones dropped, new keys appended. */
     public static String set(String content, Map<String, String> values) {
-        Map<String, String> todo = new LinkedHashMap<>();
-        values.forEach((k, v) -> todo.put(path(k), k));
+        Map<String, String> pending = new LinkedHashMap<>();
+        values.forEach((k, v) -> pending.put(path(k), k));
         List<String> out = new ArrayList<>();
         java.util.Set<String> done = new java.util.HashSet<>();
         for (String line : lines(content)) {
             String[] kv = split(line);
-            if (kv != null && todo.containsKey(path(kv[0]))) {
+            if (kv != null && pending.containsKey(path(kv[0]))) {
                 String p = path(kv[0]);
                 if (done.add(p)) {
-                    String k = todo.get(p);
+                    String k = pending.get(p);
                     out.add(k + " = " + values.get(k));
                 }
                 continue;
             }
             out.add(line);
         }
-        todo.forEach((p, k) -> { if (!done.contains(p)) out.add(k + " = " + values.get(k)); });
+        pending.forEach((p, k) -> { if (!done.contains(p)) out.add(k + " = " + values.get(k)); });
         return out.isEmpty() ? "" : String.join("\n", out) + "\n";
     }
 

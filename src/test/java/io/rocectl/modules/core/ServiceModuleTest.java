@@ -28,7 +28,7 @@ class ServiceModuleTest {
     @TempDir
     Path dir;
 
-    private static final String STUB = """
+    private static final String STAND_IN = """
             #!/bin/sh
             d=$(dirname "$0")
             echo "$*" >> "$d/log"
@@ -45,8 +45,8 @@ class ServiceModuleTest {
             """;
 
     @BeforeEach
-    void stub() throws Exception {
-        Path s = Files.writeString(dir.resolve("systemctl"), STUB);
+    void standInSystemctl() throws Exception {
+        Path s = Files.writeString(dir.resolve("systemctl"), STAND_IN);
         Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.writeString(dir.resolve("active"), "inactive\n");
         Files.writeString(dir.resolve("enabled"), "disabled\n");
