@@ -74,6 +74,7 @@ public final class RemediateCommand implements Callable<Integer> {
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
         List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
+        long t0 = System.nanoTime();
         RunLock held = null;
         if (lock != null) {
             held = RunLock.tryAcquire(lock);
@@ -88,9 +89,10 @@ public final class RemediateCommand implements Callable<Integer> {
             Remediator.Result res = new Remediator(new ProbeRunner(pool, settings),
                     fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, fleet::varsFor);
             ProbeReport r = ProbeCommand.report(res.last());
-            ReportFiles.write(report, html, metrics, r, res.last().diagnosis().hostMatrix());
+            Map<String, Object> extra = Map.of("remediation", remediation(res, System.nanoTime() - t0));
+            ReportFiles.write(report, html, metrics, r, res.last().diagnosis().hostMatrix(), extra);
             if (json) {
-                System.out.println(ReportJson.write(r));
+                System.out.print(ReportJson.write(r, extra));
             } else if (!quiet || r.exitCode() != 0) {
                 System.out.println();
                 System.out.println("== after " + res.rounds().size() + " fix round(s)");
@@ -98,6 +100,29 @@ public final class RemediateCommand implements Callable<Integer> {
             }
             return r.exitCode();
         }
+    }
+
+    /** What the loop did, for the JSON report: the first probe, each round, the whole run's time. */
+    static Map<String, Object> remediation(Remediator.Result res, long nanos) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        var first = res.first().diagnosis();
+        m.put("initial", Map.of("pairs_total", first.pairsTotal(), "pairs_ok", first.pairsOk(),
+                "pairs_failed", first.pairsFailed()));
+        List<Map<String, Object>> rounds = new ArrayList<>();
+        for (Remediator.Round rd : res.rounds()) {
+            Map<String, Object> x = new java.util.LinkedHashMap<>();
+            x.put("round", rd.index());
+            x.put("pairs_failed_before", rd.failedBefore());
+            x.put("fixable_pairs_before", rd.fixableBefore());
+            x.put("hosts", rd.hostsFixed());
+            x.put("causes", List.copyOf(rd.tags()));
+            x.put("fix_failed_on", rd.fixFailedOn());
+            x.put("pairs_failed_after", rd.failedAfter());
+            rounds.add(x);
+        }
+        m.put("rounds", rounds);
+        m.put("duration_ms", nanos / 1_000_000);
+        return m;
     }
 
     private Fixer fixer(Fleet fleet, Playbook pb, ConnectionPool pool, PrintStream log) {

@@ -18,7 +18,12 @@ final class ReportFiles {
     private ReportFiles() {}
 
     static void write(Path json, Path html, Path metrics, ProbeReport r, HostMatrix m) {
-        if (json != null) atomic(json, ReportJson.write(r));
+        write(json, html, metrics, r, m, java.util.Map.of());
+    }
+
+    /** @param extra extra top-level JSON fields (the remediation record) */
+    static void write(Path json, Path html, Path metrics, ProbeReport r, HostMatrix m, java.util.Map<String, Object> extra) {
+        if (json != null) atomic(json, ReportJson.write(r, extra));
         if (html != null) atomic(html, HtmlReport.render(r, m));
         if (metrics != null) atomic(metrics, PromMetrics.render(r, Instant.now()));
     }

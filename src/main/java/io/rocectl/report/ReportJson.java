@@ -21,6 +21,20 @@ public final class ReportJson {
         }
     }
 
+    /**
+     * The report with extra top-level fields (e.g. {@code remediation}), serialised after the
+     * report's own; readers that know only the report ignore them.
+     */
+    public static String write(ProbeReport r, java.util.Map<String, Object> extra) {
+        com.fasterxml.jackson.databind.node.ObjectNode n = MAPPER.valueToTree(r);
+        extra.forEach((k, v) -> n.set(k, MAPPER.valueToTree(v)));
+        try {
+            return MAPPER.writeValueAsString(n) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise report", e);
+        }
+    }
+
     /** Reads a report written by {@link #write} (unknown fields ignored, for forward compatibility). */
     public static ProbeReport read(String json) {
         try {

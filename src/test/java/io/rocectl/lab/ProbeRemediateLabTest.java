@@ -236,6 +236,10 @@ class ProbeRemediateLabTest {
         assertTrue(r.out().contains("== after 1 fix round(s)"), r.out());
         JsonNode j = ReportChecks.validReport(Files.readString(report));
         assertEquals(48, j.at("/summary/pairs_ok").asLong());
+        assertEquals(1, j.at("/remediation/rounds").size(), "the report records the one fix round");
+        assertEquals(before.at("/summary/pairs_failed").asLong(), j.at("/remediation/initial/pairs_failed").asLong());
+        assertEquals(0, j.at("/remediation/rounds/0/pairs_failed_after").asLong());
+        assertEquals(4, j.at("/remediation/rounds/0/hosts").size());
         ReportChecks.validMetrics(Files.readString(metrics), j);
         assertClean("after remediate");
     }
