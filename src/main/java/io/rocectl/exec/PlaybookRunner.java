@@ -378,7 +378,7 @@ public final class PlaybookRunner {
                 @Override public boolean check() { return opts.check(); }
                 @Override public List<String> rerun(Set<String> tags, List<String> targets) throws InterruptedException {
                     List<Task> tasks = new ArrayList<>();
-                    for (Task x : filterTags(play.tasks(), tags, opts.skipTags())) {
+                    for (Task x : TagFilter.filter(play.tasks(), tags, opts.skipTags())) {
                         if (!(modules.find(x.module()) instanceof ControllerModule)) tasks.add(x);
                     }
                     Set<String> before = new HashSet<>(failed);
@@ -463,28 +463,7 @@ public final class PlaybookRunner {
     }
 
     private List<Task> filterTags(List<Task> tasks) {
-        return filterTags(tasks, opts.tags(), opts.skipTags());
-    }
-
-    private static List<Task> filterTags(List<Task> tasks, Set<String> only, Set<String> skip) {
-        List<Task> out = new ArrayList<>();
-        for (Task t : tasks) {
-            if (t.isBlock()) {
-                if (!filterTags(t.block(), only, skip).isEmpty() || !filterTags(t.rescue(), only, skip).isEmpty()
-                        || !filterTags(t.always(), only, skip).isEmpty()) out.add(t);
-            } else if (selected(t.tags(), only, skip)) {
-                out.add(t);
-            }
-        }
-        return out;
-    }
-
-    private static boolean selected(Set<String> tags, Set<String> only, Set<String> skip) {
-        if (!java.util.Collections.disjoint(tags, skip)) return false;
-        if (tags.contains("never") && java.util.Collections.disjoint(tags, only)) return false;
-        if (only.isEmpty() || only.contains("all")) return true;
-        if (tags.contains("always")) return true;
-        return !java.util.Collections.disjoint(tags, only);
+        return TagFilter.filter(tasks, opts.tags(), opts.skipTags());
     }
 
     private static Object firstNonNull(Object a, Object b) {
