@@ -69,7 +69,6 @@ public final class RunCommand implements Callable<Integer> {
     static int run(Fleet fleet, Playbook pb, RunOptions opts, RunListener listener) throws InterruptedException {
         Cancel cancel = new Cancel();
         PlaybookRunner runner = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts, listener, cancel);
-        runner.plan(pb); // bad host patterns fail here, before any connection
         try (ConnectionPool pool = fleet.pool(); Signals.Guard g = Signals.onInterrupt(cancel)) {
             Recap recap = runner.run(pb, pool);
             return exitCode(recap);

@@ -78,7 +78,7 @@ public final class PlaybookRunner {
         long t0 = System.nanoTime();
         Path parent = pb.file().toAbsolutePath().getParent();
         playbookDir = parent == null ? "." : parent.toString();
-        Map<Play, List<String>> plan = plan(pb);
+        Map<Play, List<String>> plan = plan(pb); // bad host patterns fail here, before any connection
         this.pool = pool;
         for (List<String> hs : plan.values()) {
             for (String h : hs) hosts.computeIfAbsent(h, n -> new HostState(n, inventory.varsFor(n)));

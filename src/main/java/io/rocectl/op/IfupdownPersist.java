@@ -44,10 +44,7 @@ public final class IfupdownPersist {
     }
 
     public static String unsupported(PersistRoutes p, Map<String, String> files) {
-        List<String> nics = p.nics().stream().map(RoceNic::name).toList();
-        Map<String, String> o = owners(files, nics);
-        List<String> missing = nics.stream().filter(n -> !o.containsKey(n)).toList();
-        return missing.isEmpty() ? null : "no 'iface X inet' stanza for " + String.join(",", missing);
+        return p.unowned(owners(files, p.nicNames()), "no 'iface X inet' stanza for");
     }
 
     static List<String> lines(RoceNic n, PersistRoutes p) {

@@ -66,10 +66,7 @@ public final class NetplanPersist {
     }
 
     public static String unsupported(PersistRoutes p, Map<String, String> files) {
-        List<String> nics = p.nics().stream().map(RoceNic::name).toList();
-        Map<String, NetplanDevices.Device> o = owners(files, nics);
-        List<String> missing = nics.stream().filter(n -> !o.containsKey(n)).toList();
-        return missing.isEmpty() ? null : "not defined in /etc/netplan: " + String.join(",", missing);
+        return p.unowned(owners(files, p.nicNames()), "not defined in /etc/netplan:");
     }
 
     public static List<FileChange> render(PersistRoutes p, Map<String, String> files) {

@@ -52,10 +52,7 @@ public final class NmPersist {
     }
 
     public static String unsupported(PersistRoutes p, Map<String, String> files) {
-        List<String> nics = p.nics().stream().map(RoceNic::name).toList();
-        Map<String, String> o = owners(files, nics);
-        List<String> missing = nics.stream().filter(n -> !o.containsKey(n)).toList();
-        return missing.isEmpty() ? null : "no NetworkManager keyfile for " + String.join(",", missing);
+        return p.unowned(owners(files, p.nicNames()), "no NetworkManager keyfile for");
     }
 
     /** The keyfile with rocectl's entries for nic (or none, when nic is null) in [ipv4]. */

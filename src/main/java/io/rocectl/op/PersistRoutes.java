@@ -24,4 +24,21 @@ public record PersistRoutes(List<RoceNic> nics, int base, Map<String, String> ga
     public PersistRoutes none() {
         return new PersistRoutes(List.of(), base, gateways);
     }
+
+    /** The RoCE NIC names, in order. */
+    public List<String> nicNames() {
+        return nics().stream().map(RoceNic::name).toList();
+    }
+
+    /**
+     * Why a config format cannot persist these NICs: the ones no file owns, or null when every
+     * NIC has one.
+     *
+     * @param owners NIC name -> the file (or definition) that owns it
+     * @param what   the message prefix, e.g. "no NetworkManager keyfile for"
+     */
+    public String unowned(java.util.Map<String, ?> owners, String what) {
+        List<String> missing = nicNames().stream().filter(n -> !owners.containsKey(n)).toList();
+        return missing.isEmpty() ? null : what + " " + String.join(",", missing);
+    }
 }

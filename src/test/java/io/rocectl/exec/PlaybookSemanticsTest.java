@@ -268,4 +268,24 @@ class PlaybookSemanticsTest {
         assertEquals(1, p.path("plays").get(0).path("tasks").size(), "50% failed > 30%: the play stops");
         assertTrue(p.path("warnings").get(0).asText().contains("max_fail_percentage 30% exceeded"), p.toString());
     }
+
+    @Test
+    void badHostPatternIsBadInputBeforeAnyHostIsContacted() throws Exception {
+        Path pb = playbook("typo-hosts.yaml", """
+                - hosts: nodes
+                  gather_facts: false
+                  tasks:
+                    - command: "true"
+                - hosts: evne
+                  gather_facts: false
+                  tasks:
+                    - command: "true"
+                """);
+        hosts.maxRunning.set(0);
+        Cli.Result r = Cli.run("run", pb.toString(), "-i", inv.toString());
+        assertEquals(5, r.exitCode(), r.out() + r.err());
+        assertTrue(r.err().contains(pb + ":5:3: hosts 'evne': "), r.err());
+        assertTrue(r.err().contains("(did you mean 'even'?)"), r.err());
+        assertEquals(0, hosts.maxRunning.get(), "not even the valid first play may run");
+    }
 }
