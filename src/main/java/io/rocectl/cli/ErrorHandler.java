@@ -18,6 +18,11 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             err.println("rocectl: " + ie.oneLine());
             return ExitCodes.BAD_INPUT;
         }
+        if (ex instanceof io.rocectl.lab.LabException le) {
+            err.println("rocectl: " + le.getMessage());
+            if (verbosity(pr) >= 3) ex.printStackTrace(err);
+            return ExitCodes.INTERNAL;
+        }
         if (ex instanceof InterruptedException) {
             err.println("rocectl: interrupted");
             return ExitCodes.INTERRUPTED;

@@ -77,9 +77,9 @@ public final class Faults {
                 if (HostProcesses.alive(h.sshdPid())) {
                     out.println(h.name() + ": sshd already running (pid " + h.sshdPid() + ")");
                 } else {
-                    HostProcesses.startSshd(s, h);
+                    Process p = HostProcesses.startSshd(s, h);
                     var d = s.hostDir(h.name());
-                    long pid = HostProcesses.awaitPid(d.resolve("sshd.pid"), d.resolve("sshd.log"), 20_000);
+                    long pid = HostProcesses.awaitPid(d.resolve("sshd.pid"), d.resolve("sshd.log"), 20_000, p, d.resolve("sshd.out"));
                     HostProcesses.awaitListening(h.mgmtIp(), 20_000);
                     s = s.withHost(h.withPids(h.holderPid(), pid));
                     s.save();

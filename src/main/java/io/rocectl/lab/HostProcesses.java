@@ -60,23 +60,51 @@ final class HostProcesses {
                 LabState.netnsEtc(h.namespace()).toString()), dir.resolve("holder.log"));
     }
 
-    /** Starts sshd inside the holder's namespaces; returns without waiting. */
-    static void startSshd(LabState s, LabHost h) {
+    /**
+     * What OpenSSH's sshd needs on the machine before it starts: its privilege separation directory
+     * (a fresh install has none until the distribution's own unit creates it at boot), root-owned and
+     * not writable by others, as sshd checks. Created in the root mount namespace, which the hosts'
+     * namespaces see.
+     */
+    static void ensureSshdRuntime() {
+        Path run = Path.of("/run/sshd");
+        try {
+            if (!Files.isDirectory(run, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectories(run);
+            }
+            Files.setPosixFilePermissions(run, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (IOException e) {
+            throw new LabException("cannot create sshd's privilege separation directory " + run + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code sshd -t}: sshd checks its configuration and keys; fails with sshd's own message. */
+    static void checkSshdConfig(Path config) {
+        io.rocectl.transport.ExecResult r = Shell.run(sshdBinary().toString(), "-t", "-f", config.toString());
+        if (!r.ok()) {
+            String msg = (r.stderr() + r.stdout()).strip();
+            throw new LabException("sshd rejects " + config + ": " + (msg.isEmpty() ? "exit " + r.exitCode() : msg.lines().findFirst().orElse("")));
+        }
+    }
+
+    /** Starts sshd inside the holder's namespaces; returns the started process without waiting. */
+    static Process startSshd(LabState s, LabHost h) {
         Path dir = s.hostDir(h.name());
         try {
             Files.deleteIfExists(dir.resolve("sshd.pid"));
         } catch (IOException e) {
             throw new LabException("cannot clear " + dir.resolve("sshd.pid") + ": " + e.getMessage());
         }
+        ensureSshdRuntime();
         List<String> argv = Shell.concat(List.of("setsid"), Shell.inHost(h));
         argv = Shell.concat(argv, List.of(sshdBinary().toString(), "-D", "-f", dir.resolve("sshd_config").toString(),
                 "-E", dir.resolve("sshd.log").toString()));
-        spawn(argv, dir.resolve("sshd.out"));
+        return spawn(argv, dir.resolve("sshd.out"));
     }
 
-    private static void spawn(List<String> argv, Path log) {
+    private static Process spawn(List<String> argv, Path log) {
         try {
-            new ProcessBuilder(argv).redirectInput(new File("/dev/null"))
+            return new ProcessBuilder(argv).redirectInput(new File("/dev/null"))
                     .redirectOutput(log.toFile()).redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new LabException("cannot start " + argv.get(0) + ": " + e.getMessage());
@@ -85,12 +113,28 @@ final class HostProcesses {
 
     /** Waits for a pid file written by the process itself; fails with the log's last line. */
     static long awaitPid(Path pidFile, Path log, long timeoutMs) {
+        return awaitPid(pidFile, log, timeoutMs, null, null);
+    }
+
+    /**
+     * Waits for a pid file written by the process itself. When {@code started} (the process as
+     * spawned) exits first, fails at once with the last line of its log(s) rather than waiting out
+     * the timeout.
+     */
+    static long awaitPid(Path pidFile, Path log, long timeoutMs, Process started, Path otherLog) {
         long end = System.currentTimeMillis() + timeoutMs;
         while (System.currentTimeMillis() < end) {
             try {
                 if (Files.exists(pidFile)) {
                     String t = Files.readString(pidFile).trim();
                     if (!t.isEmpty()) return Long.parseLong(t);
+                }
+                if (started != null && !started.isAlive() && !Files.exists(pidFile)) {
+                    String why = lastLine(log);
+                    if (otherLog != null && ("(no output)".equals(why) || "(no log)".equals(why))) why = lastLine(otherLog);
+                    throw new LabException(pidFile.getParent().getFileName() + ": " + started.info().command().orElse("process")
+                            .replaceAll(".*/", "") + " exited with status " + started.exitValue() + " before writing "
+                            + pidFile.getFileName() + ": " + why);
                 }
                 Thread.sleep(20);
             } catch (IOException | NumberFormatException e) {

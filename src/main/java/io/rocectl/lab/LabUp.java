@@ -47,8 +47,10 @@ final class LabUp {
         out.println("  known_hosts: " + s.knownHosts());
         out.println("  fabric " + s.fabric() + " (one subnet, switch namespace " + s.switchNamespace()
                 + "), management " + s.mgmt() + " on bridge " + s.mgmtBridge());
-        out.println("next: rocectl run site.yaml -i " + s.inventory() + "   (or: rocectl lab exec "
-                + s.hosts().get(0).name() + " -- ip route)");
+        String where = LabSpec.DEFAULT_NAME.equals(s.name()) && s.path().equals(Lab.defaultDir(s.name())) ? ""
+                : s.path().equals(Lab.defaultDir(s.name())) ? " --name " + s.name() : " --dir " + s.path();
+        out.println("next: rocectl run playbooks/roce-multinic.yaml -i " + s.inventory());
+        out.println("      rocectl lab exec" + where + " " + s.hosts().get(0).name() + " -- ip route");
         return s;
     }
 
@@ -82,10 +84,14 @@ final class LabUp {
         for (LabHost h : started) s = s.withHost(h);
         s.save();
         ph.mark("holders");
-        for (LabHost h : s.hosts()) HostProcesses.startSshd(s, h);
+        HostProcesses.ensureSshdRuntime();
+        HostProcesses.checkSshdConfig(s.hostDir(s.hosts().get(0).name()).resolve("sshd_config"));
+        Map<String, Process> sshds = new LinkedHashMap<>();
+        for (LabHost h : s.hosts()) sshds.put(h.name(), HostProcesses.startSshd(s, h));
         for (LabHost h : s.hosts()) {
             Path d = s.hostDir(h.name());
-            long pid = HostProcesses.awaitPid(d.resolve("sshd.pid"), d.resolve("sshd.log"), 20_000);
+            long pid = HostProcesses.awaitPid(d.resolve("sshd.pid"), d.resolve("sshd.log"), 20_000,
+                    sshds.get(h.name()), d.resolve("sshd.out"));
             s = s.withHost(h.withPids(h.holderPid(), pid));
         }
         s.save();

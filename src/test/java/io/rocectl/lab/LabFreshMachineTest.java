@@ -1,0 +1,80 @@
+package io.rocectl.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a freshly installed machine lacks: sshd's privilege separation directory (created at boot by
+ * the distribution's unit, so absent right after {@code apt-get install openssh-server}); a daemon
+ * that dies at start must be reported at once with its own message.
+ */
+class LabFreshMachineTest {
+
+    @Test
+    void aProcessThatExitsBeforeWritingItsPidFileFailsAtOnceWithItsMessage(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("daemon.log");
+        Process p = new ProcessBuilder("sh", "-c", "echo 'Missing privilege separation directory: /run/x' >&2; exit 255")
+                .redirectInput(new File("/dev/null")).redirectOutput(log.toFile()).redirectErrorStream(true).start();
+        long t0 = System.nanoTime();
+        LabException e = assertThrows(LabException.class,
+                () -> HostProcesses.awaitPid(dir.resolve("daemon.pid"), dir.resolve("none.log"), 20_000, p, log));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(ms < 10_000, "waited " + ms + " ms for a process that had exited");
+        assertTrue(e.getMessage().contains("Missing privilege separation directory: /run/x"), e.getMessage());
+        assertTrue(e.getMessage().contains("status 255"), e.getMessage());
+    }
+
+    @Test
+    void aPidFileWrittenByALiveProcessIsReturned(@TempDir Path dir) throws Exception {
+        Path pid = dir.resolve("d.pid");
+        Process p = new ProcessBuilder("sh", "-c", "echo $$ > '" + pid + "'; exec sleep 30").start();
+        try {
+            assertEquals(p.pid(), HostProcesses.awaitPid(pid, dir.resolve("d.log"), 20_000, p, null));
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    @Tag("lab")
+    void sshdConfigErrorsAreSshdsOwnMessage(@TempDir Path dir) throws Exception {
+        LabTestSupport.assumeLabPossible();
+        Path cfg = dir.resolve("sshd_config");
+        Files.writeString(cfg, "ListenAddress 127.0.0.1\nHostKey " + dir.resolve("missing_key") + "\nNoSuchKeyword yes\n");
+        LabException e = assertThrows(LabException.class, () -> HostProcesses.checkSshdConfig(cfg));
+        assertTrue(e.getMessage().contains(cfg.toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("NoSuchKeyword") || e.getMessage().contains("Bad configuration"), e.getMessage());
+    }
+
+    /** The README's first command on a fresh machine: no /run/sshd until the lab makes it. */
+    @Test
+    @Tag("lab")
+    void labUpWorksWithoutRunSshd() throws Exception {
+        LabTestSupport.assumeLabPossible();
+        Path run = Path.of("/run/sshd");
+        LabDown.deleteTree(run);
+        LabState s = LabTestSupport.up("fresh", 2, 1, "none");
+        try {
+            assertTrue(Files.isDirectory(run));
+            assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(run)));
+            for (LabHost h : s.hosts()) {
+                assertTrue(HostProcesses.alive(h.sshdPid()), h.name() + " sshd");
+                var r = LabTestSupport.ssh(s, h, "hostname");
+                assertEquals(0, r.exitCode(), r.stderr());
+                assertEquals(List.of(h.name()), r.stdout().lines().toList());
+            }
+        } finally {
+            Lab.down(LabState.load(s.path()), LabTestSupport.quiet());
+        }
+    }
+}
