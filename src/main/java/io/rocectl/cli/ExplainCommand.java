@@ -8,7 +8,7 @@ import picocli.CommandLine.Parameters;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code rocectl explain "<error text>"}: the seeds' error catalogue. */
+/** {@code rocectl explain "<error text>"}: the RDMA error catalogue. */
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = "Explain an RDMA/NCCL error line: layer, meaning, next command.")
 public final class ExplainCommand implements Callable<Integer> {

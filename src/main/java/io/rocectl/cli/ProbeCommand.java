@@ -58,8 +58,10 @@ public final class ProbeCommand implements Callable<Integer> {
             System.out.println();
             System.out.print(Heatmap.render(o.diagnosis().hostMatrix()));
         }
-        System.out.println("heavy RDMA probes (rping, ibv_rc_pingpong, ib_write_bw): " + o.heavyNote()
-                + "; schedule " + o.rounds() + " rounds (lower bound " + o.lowerBound() + ")");
+        if (o.heavyAsked()) {
+            System.out.println("heavy RDMA probes: " + o.heavyNote() + "; schedule " + o.rounds() + " rounds (lower bound "
+                    + o.lowerBound() + ")");
+        }
         o.gathered().errors().forEach((h, e) -> System.out.println("could not read NICs of " + h + ": " + e));
         o.probeErrors().forEach((h, e) -> System.out.println("probe failed on " + h + ": " + e));
         if (o.gathered().all().isEmpty()) {

@@ -6,8 +6,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The seeds' error catalogue for {@code rocectl explain "<text>"}: maps error text to the layer it
- * comes from, its meaning and the next command (seed 000's top-down walk). All entries that
+ * The RDMA error catalogue for {@code rocectl explain "<text>"}: maps error text to the layer it
+ * comes from, its meaning and the next command (a top-down walk through the layers). All entries that
  * match are returned, highest layer first, so pasting a whole log explains every line.
  */
 public final class Explain {

@@ -56,13 +56,18 @@ public final class ProbeRunner {
      *
      * @param outputs      per source host, the raw parsed probe output (kept so a re-probe of the
      *                     failed pairs can be merged over it)
-     * @param heavyNote    what happened to the heavy (RDMA) layers
+     * @param heavyNote    what happened to the heavy (RDMA) layers; null when none was asked for
      * @param phases       wall time per phase, in order (endpoints, probe, heavy check, diagnose)
      */
     public record Outcome(ProbeGraph graph, Diagnosis diagnosis, int rounds, int lowerBound, Instant started,
                           Duration duration, Endpoints.Gathered gathered, Map<String, CheapProbeOutput> outputs,
                           Map<String, String> probeErrors, String heavyNote, Map<String, Duration> phases,
-                          Map<String, HeavyResult> heavyResults) {}
+                          Map<String, HeavyResult> heavyResults) {
+        /** Whether a heavy (RDMA) probe was asked for ({@code --heavy}); {@link #heavyNote} is null otherwise. */
+        public boolean heavyAsked() {
+            return heavyNote != null;
+        }
+    }
 
     /** Per-pair limit of a heavy probe (server and client are wrapped in timeout(1)). */
     static final int HEAVY_TIMEOUT_SECONDS = 30;
@@ -95,7 +100,7 @@ public final class ProbeRunner {
         Map<String, HeavyResult> heavyResults = Map.of();
         String heavy;
         if (settings.heavy() == null) {
-            heavy = heavyNote(reached) + "; not run (--heavy rping|ibv_rc_pingpong|ib_write_bw runs one in rounds)";
+            heavy = null;
         } else {
             String why = heavyBlocker(reached, g, settings.heavy());
             if (why != null) {
@@ -185,21 +190,6 @@ public final class ProbeRunner {
     }
 
     /** Which heavy probe tools the hosts have; the RDMA layers run only where all are present. */
-    private String heavyNote(List<String> hosts) throws InterruptedException {
-        if (hosts.isEmpty()) return "no hosts";
-        Map<String, FanOut.Outcome> res = FanOut.run(hosts.subList(0, 1), h -> HeavyProbe.availability(), pool,
-                1, settings.timeout());
-        FanOut.Outcome o = res.values().iterator().next();
-        if (o.result() == null) return "not checked";
-        Map<HeavyProbe.Tool, Boolean> av = HeavyProbe.parseAvailability(o.result().stdout());
-        List<String> missing = new ArrayList<>();
-        av.forEach((t, ok) -> {
-            if (!ok) missing.add(t.command());
-        });
-        return missing.isEmpty() ? "available (rping, ibv_rc_pingpong, ib_write_bw)"
-                : "not available (" + String.join(", ", missing) + " not found on " + hosts.get(0) + ")";
-    }
-
     /** Why a heavy probe cannot run on these hosts, or null when it can. */
     private String heavyBlocker(List<String> hosts, Endpoints.Gathered g, HeavyProbe.Tool tool)
             throws InterruptedException {

@@ -21,7 +21,6 @@ public final class TextSummary {
         sb.append(String.format("probe %s: %d/%d pairs ok, %d failed (rail %d/%d, cross-rail %d/%d)",
                 r.pairSet(), s.pairsOk(), s.pairsTotal(), s.pairsFailed(), s.rail().ok(), s.rail().total(),
                 s.xrail().ok(), s.xrail().total()));
-        if (s.rounds() != null) sb.append(String.format("; heavy rounds %d (lower bound %d)", s.rounds(), s.roundsLowerBound()));
         sb.append(String.format("; %.1f s%n", r.durationMs() / 1000.0));
         if (!r.unreachableHosts().isEmpty())
             sb.append("unreachable: ").append(io.rocectl.hostset.NodeSet.fold(r.unreachableHosts())).append('\n');

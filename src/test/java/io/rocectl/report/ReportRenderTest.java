@@ -110,12 +110,23 @@ class ReportRenderTest {
     void heatmap() {
         String h = Heatmap.render(ReportFixtures.diagnosis(true).hostMatrix());
         String[] lines = h.split("\n");
-        assertEquals("    0123", lines[0]);
-        assertEquals("h01  ...", lines[1]);
-        assertEquals("h02 # ..", lines[2]);
-        assertEquals("h04 +.. ", lines[4], h);
+        // columns are labelled with the host names (less the shared "h"), read downwards
+        assertEquals("    0000", lines[0]);
+        assertEquals("    1234", lines[1]);
+        assertEquals("h01  ...", lines[2]);
+        assertEquals("h02 # ..", lines[3]);
+        assertEquals("h04 +.. ", lines[5], h);
+        assertTrue(lines[6].contains("after 'h'"), lines[6]);
         assertEquals(' ', Heatmap.cell(Double.NaN));
         assertEquals('#', Heatmap.cell(1.0));
+    }
+
+    @Test
+    void heatmapColumnLabelsKeepEveryNameDistinct() {
+        assertEquals("gpu", Heatmap.commonPrefix(java.util.List.of("gpu01", "gpu02", "gpu10")));
+        assertEquals("node-", Heatmap.commonPrefix(java.util.List.of("node-a", "node-b")));
+        assertEquals("", Heatmap.commonPrefix(java.util.List.of("a1", "b1")));
+        assertEquals("", Heatmap.commonPrefix(java.util.List.of("gpu", "gpu1")));
     }
 
     @Test
