@@ -62,8 +62,19 @@ public final class RemediateCommand implements Callable<Integer> {
     @Option(names = "--lock", paramLabel = "FILE", description = "Lock file: a second run exits at once with code 7.")
     Path lock;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print nothing when every pair is up; only the summary otherwise.")
+    @Option(names = {"-q", "--quiet"}, description = "Print nothing when every pair is up and nothing was changed; "
+            + "a short summary when something was fixed or is still broken.")
     boolean quiet;
+
+    @Option(names = "--history", paramLabel = "FILE|none",
+            description = "Append a JSON line per run that fixed something or left pairs failed (rotated at 1 MiB; "
+                    + "default /var/lib/rocectl/history.jsonl as root, else under $XDG_STATE_HOME/rocectl; none = off).")
+    String history;
+
+    @Option(names = "--syslog", paramLabel = "on|off|SOCKET", defaultValue = "on",
+            description = "Log one line per fixed host (and what is still broken) to syslog/the journal with logger(1); "
+                    + "a path sends to that syslog socket instead of the system's (default ${DEFAULT-VALUE}).")
+    String syslog;
 
     @Override
     public Integer call() throws Exception {
@@ -89,17 +100,37 @@ public final class RemediateCommand implements Callable<Integer> {
             Remediator.Result res = new Remediator(new ProbeRunner(pool, settings),
                     fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, fleet::varsFor);
             ProbeReport r = ProbeCommand.report(res.last());
-            Map<String, Object> extra = Map.of("remediation", remediation(res, System.nanoTime() - t0));
-            ReportFiles.write(report, html, metrics, r, res.last().diagnosis().hostMatrix(), extra);
+            long nanos = System.nanoTime() - t0;
+            Map<String, Object> extra = Map.of("remediation", remediation(res, nanos));
+            ReportFiles.write(report, html, r, res.last().diagnosis().hostMatrix(), extra);
+            RemediationTrail.Recorded rec = new RemediationTrail(historyFile(), syslogSocket(), !"off".equals(syslog))
+                    .record(res, r, nanos, java.time.Instant.now(), System.err);
+            if (metrics != null) {
+                ReportFiles.atomic(metrics, io.rocectl.report.PromMetrics.render(r, java.time.Instant.now(),
+                        RemediationTrail.nics(res.last()), rec.metrics()));
+            }
             if (json) {
                 System.out.print(ReportJson.write(r, extra));
-            } else if (!quiet || r.exitCode() != 0) {
+            } else if (!quiet) {
                 System.out.println();
                 System.out.println("== after " + res.rounds().size() + " fix round(s)");
                 ProbeCommand.print(res.last(), r, out.verbosity());
+                rec.warnings().forEach(System.out::println);
+            } else if (rec.entry().worthRecording()) {
+                rec.summary().forEach(System.out::println);
+                if (r.exitCode() != 0) System.out.print(io.rocectl.report.TextSummary.render(r));
             }
             return r.exitCode();
         }
+    }
+
+    private Path historyFile() {
+        if (history == null) return Trail.defaultHistory();
+        return "none".equals(history) ? null : Path.of(history);
+    }
+
+    private Path syslogSocket() {
+        return "on".equals(syslog) || "off".equals(syslog) ? null : Path.of(syslog);
     }
 
     /** What the loop did, for the JSON report: the first probe, each round, the whole run's time. */

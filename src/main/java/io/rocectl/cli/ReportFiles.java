@@ -23,18 +23,33 @@ final class ReportFiles {
 
     /** @param extra extra top-level JSON fields (the remediation record) */
     static void write(Path json, Path html, Path metrics, ProbeReport r, HostMatrix m, java.util.Map<String, Object> extra) {
-        if (json != null) atomic(json, ReportJson.write(r, extra));
-        if (html != null) atomic(html, HtmlReport.render(r, m));
+        write(json, html, r, m, extra);
         if (metrics != null) atomic(metrics, PromMetrics.render(r, Instant.now()));
     }
 
+    /** The JSON report and HTML matrix, when asked for. */
+    static void write(Path json, Path html, ProbeReport r, HostMatrix m, java.util.Map<String, Object> extra) {
+        if (json != null) atomic(json, ReportJson.write(r, extra));
+        if (html != null) atomic(html, HtmlReport.render(r, m));
+    }
+
+    /**
+     * Replaces a file atomically (a temporary file in the same directory, renamed over it) with mode
+     * 0644 set explicitly: reports and metrics are read by other users (node_exporter runs as its
+     * own user), whatever the umask.
+     */
     static void atomic(Path f, String content) {
         try {
             Path abs = f.toAbsolutePath();
             Files.createDirectories(abs.getParent());
             Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".tmp");
-            Files.writeString(tmp, content);
-            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try {
+                Files.writeString(tmp, content);
+                Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
         } catch (IOException e) {
             throw new InputError(f.toString(), 0, 0, "cannot write: " + e.getMessage());
         }

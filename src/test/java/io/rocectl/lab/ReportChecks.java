@@ -125,7 +125,7 @@ final class ReportChecks {
         }
         assertEquals(help, type, "HELP and TYPE for the same families");
         JsonNode s = report.get("summary");
-        assertEquals(s.get("pairs_total").asDouble(), one(values, "rocectl_probe_pairs_total"));
+        assertEquals(s.get("pairs_total").asDouble(), one(values, "rocectl_probe_pairs"));
         assertEquals(s.get("pairs_ok").asDouble(), one(values, "rocectl_probe_pairs_ok"));
         assertEquals(report.get("unreachable_hosts").size(), one(values, "rocectl_probe_unreachable_hosts"));
         assertEquals(s.get("rounds").asDouble(), one(values, "rocectl_probe_rounds"));
@@ -138,8 +138,9 @@ final class ReportChecks {
         List<Map<String, String>> fl = labels.getOrDefault("rocectl_probe_pairs_failed", List.of());
         for (int i = 0; i < fl.size(); i++) failed.put(fl.get(i).get("cause"), values.get("rocectl_probe_pairs_failed").get(i));
         Map<String, Double> want = new HashMap<>();
+        for (io.rocectl.probe.Cause c : io.rocectl.probe.Cause.values()) want.put(c.id(), 0.0);
         report.get("failed_by_cause").fields().forEachRemaining(e -> want.put(e.getKey(), e.getValue().asDouble()));
-        assertEquals(want, failed, "pairs_failed{cause} = failed_by_cause");
+        assertEquals(want, failed, "pairs_failed{cause} = failed_by_cause, every other cause 0");
         Map<String, Double> faults = new HashMap<>();
         List<Map<String, String>> ff = labels.getOrDefault("rocectl_probe_faults", List.of());
         for (int i = 0; i < ff.size(); i++) {

@@ -86,7 +86,9 @@ class ReportRenderTest {
             assertTrue(typed.contains(m.group(1)), "sample before its TYPE: " + line);
             assertTrue(seenSample.add(line.substring(0, line.lastIndexOf(' '))), "duplicate series: " + line);
         }
-        assertTrue(text.contains("rocectl_probe_pairs_total{pair_set=\"all\"} 48\n"), text);
+        assertTrue(text.contains("rocectl_probe_pairs{pair_set=\"all\"} 48\n"), text);
+        assertTrue(text.contains("rocectl_probe_pairs_failed{pair_set=\"all\",cause=\"route-none\"} 0\n"),
+                "a cause with no failed pair reads 0: " + text);
         assertTrue(text.contains("rocectl_probe_pairs_failed{pair_set=\"all\",cause=\"arp-flux\"}"), text);
         assertTrue(text.contains("rocectl_probe_faults{pair_set=\"all\",scope=\"nic\",cause=\"link-down\",fixable=\"false\"} 1\n"), text);
         assertTrue(text.contains("rocectl_probe_last_run_timestamp_seconds{pair_set=\"all\"} 1767323047\n"), text);
