@@ -16,6 +16,7 @@ public final class ConnectionOptions {
     Path knownHosts;
 
     @Option(names = "--host-key-checking", paramLabel = "MODE", defaultValue = "strict",
+            completionCandidates = Completions.HostKeyChecking.class,
             description = "strict (default), accept-new or off.")
     String hostKeyChecking;
 

@@ -41,7 +41,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--name", defaultValue = "demo", description = "Lab name (default ${DEFAULT-VALUE}).")
     String name;
 
-    @Option(names = "--pairs", defaultValue = "all", description = "Pair set to probe (default ${DEFAULT-VALUE}).")
+    @Option(names = "--pairs", defaultValue = "all", completionCandidates = Completions.Pairs.class, description = "Pair set to probe (default ${DEFAULT-VALUE}).")
     String pairs;
 
     @Option(names = "--keep", description = "Leave the lab up afterwards (rocectl lab down --name NAME removes it).")

@@ -78,7 +78,7 @@ public class LabCommand implements Callable<Integer> {
                 description = "the one fabric subnet of all NICs (default ${DEFAULT-VALUE})") String subnet;
         @Option(names = "--mgmt-subnet", defaultValue = LabSpec.DEFAULT_MGMT,
                 description = "management subnet (default ${DEFAULT-VALUE})") String mgmtSubnet;
-        @Option(names = "--netcfg", defaultValue = "none",
+        @Option(names = "--netcfg", defaultValue = "none", completionCandidates = Completions.Netcfg.class,
                 description = "how hosts persist network config: none or networkd (default ${DEFAULT-VALUE})") String netcfg;
 
         @Override
@@ -133,7 +133,7 @@ public class LabCommand implements Callable<Integer> {
                     + " sshd-start, loss PCT, reboot.")
     public static class Break implements Callable<Integer> {
         @Mixin Target target;
-        @Parameters(index = "0", paramLabel = "FAULT") String fault;
+        @Parameters(index = "0", paramLabel = "FAULT", completionCandidates = Completions.LabFaults.class) String fault;
         @Parameters(index = "1", arity = "0..1", paramLabel = "PCT", description = "loss percentage") String arg;
         @Option(names = "--host", required = true) String host;
         @Option(names = "--nic", description = "one fabric NIC, e.g. ens2f0") String nic;

@@ -19,6 +19,31 @@ public final class Main {
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(ErrorHandler::onBadParameters);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        return cl.execute(args);
+        String log = logFile(args, System.getenv("ROCECTL_LOG_FILE"));
+        if (log == null) return cl.execute(args);
+        LogFile lf;
+        try {
+            lf = LogFile.open(java.nio.file.Path.of(log), java.util.List.of(args));
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("rocectl: --log-file " + log + ": cannot open: " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
+        int rc = ExitCodes.INTERNAL;
+        try {
+            rc = cl.execute(args);
+            return rc;
+        } finally {
+            lf.close(rc);
+        }
+    }
+
+    /** The {@code --log-file} value among the options (not after {@code --}), else the environment's, else null. */
+    static String logFile(String[] args, String env) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--")) break;
+            if (args[i].equals("--log-file") && i + 1 < args.length) return args[i + 1];
+            if (args[i].startsWith("--log-file=")) return args[i].substring("--log-file=".length());
+        }
+        return env == null || env.isBlank() ? null : env;
     }
 }

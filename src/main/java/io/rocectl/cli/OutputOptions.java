@@ -7,7 +7,7 @@ public final class OutputOptions {
     @Option(names = "-v", description = "More output (repeat: -vvv shows stack traces).")
     boolean[] verbose = new boolean[0];
 
-    @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", description = "text (default) or json.")
+    @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", completionCandidates = Completions.Output.class, description = "text (default) or json.")
     String output;
 
     int verbosity() {

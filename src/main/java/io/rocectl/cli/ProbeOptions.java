@@ -15,12 +15,12 @@ import java.util.Set;
 
 /** What to probe: pair set, layers, retries (shared by probe, remediate and demo). */
 public final class ProbeOptions {
-    @Option(names = "--pairs", paramLabel = "SET", defaultValue = "all",
+    @Option(names = "--pairs", paramLabel = "SET", defaultValue = "all", completionCandidates = Completions.Pairs.class,
             description = "rail (same NIC index across hosts), all (every NIC of every other host; default), "
                     + "subnet, or intra (NICs of the same host).")
     String pairs;
 
-    @Option(names = "--layers", split = ",", paramLabel = "LAYER",
+    @Option(names = "--layers", split = ",", paramLabel = "LAYER", completionCandidates = Completions.Layers.class,
             description = "Cheap layers to probe: link,arp,route,ip (default all four).")
     List<String> layers = List.of();
 
@@ -28,7 +28,7 @@ public final class ProbeOptions {
             description = "Retries before a pair counts as failed (default ${DEFAULT-VALUE}).")
     int retries;
 
-    @Option(names = "--heavy", paramLabel = "TOOL", defaultValue = "none",
+    @Option(names = "--heavy", paramLabel = "TOOL", defaultValue = "none", completionCandidates = Completions.Heavy.class,
             description = "Also run one RDMA probe in rounds where every host has it and every NIC an RDMA device: "
                     + "rping, ibv_rc_pingpong, ib_write_bw or none (default).")
     String heavy = "none";

@@ -52,6 +52,15 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = {"-b", "--become"}, description = "Run tasks with sudo -n (as root).")
     boolean become;
 
+    @Option(names = "--list-hosts", description = "List each play's hosts (after --limit) and exit; contacts no host.")
+    boolean listHosts;
+
+    @Option(names = "--list-tasks", description = "List each play's tasks (after --tags/--skip-tags) and exit; contacts no host.")
+    boolean listTasks;
+
+    @Option(names = "--syntax-check", description = "Check the playbook (and the host patterns) and exit; contacts no host.")
+    boolean syntaxCheck;
+
     @Override
     public Integer call() throws Exception {
         boolean json = out.json();
@@ -60,6 +69,12 @@ public final class RunCommand implements Callable<Integer> {
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
         RunOptions opts = new RunOptions(fleet.forks(), check, diff, inv.limit, tags, skipTags, extra,
                 become ? Boolean.TRUE : null, fleet.commandTimeout(), RetryFiles.dir());
+        if (listHosts || listTasks || syntaxCheck) {
+            Map<io.rocectl.playbook.Play, List<String>> plan = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts,
+                    new RunListener() { }, new Cancel()).plan(pb);
+            System.out.print(io.rocectl.exec.PlaybookListing.render(pb, plan, listHosts, listTasks, tags, skipTags));
+            return ExitCodes.OK;
+        }
         RunListener listener = json ? new JsonReporter(System.out)
                 : new ConsoleReporter(System.out, out.verbosity(), OutputOptions.color(), diff, OutputOptions.color());
         return run(fleet, pb, opts, listener);

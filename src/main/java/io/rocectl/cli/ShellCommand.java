@@ -32,6 +32,9 @@ public final class ShellCommand implements Callable<Integer> {
     @Option(names = {"-b", "--become"}, description = "Run with sudo -n.")
     boolean become;
 
+    @Option(names = {"-L", "--lines"}, description = "One 'host: line' per output line, hosts in order (for grep; like clush -L).")
+    boolean lines;
+
     @Parameters(paramLabel = "COMMAND", arity = "1..*", description = "The command (after --), run by sh on each host.")
     List<String> command;
 
@@ -48,6 +51,7 @@ public final class ShellCommand implements Callable<Integer> {
             res = FanOut.run(hosts, h -> cmd, pool, fleet.forks(), fleet.commandTimeout());
         }
         if (json) printJson(res);
+        else if (lines) System.out.print(lines(res));
         else printGathered(res, (System.nanoTime() - t0) / 1e9);
         int rc = ExitCodes.OK;
         for (FanOut.Outcome o : res.values()) {
@@ -79,6 +83,25 @@ public final class ShellCommand implements Callable<Integer> {
             System.out.print(body.endsWith("\n") || body.isEmpty() ? body : body + "\n");
         }
         if (out.verbosity() > 0) System.err.printf("%d hosts in %.2f s%n", res.size(), secs);
+    }
+
+    /** {@code host: line} for every line each host printed (stdout, then stderr), hosts in inventory order. */
+    static String lines(Map<String, FanOut.Outcome> res) {
+        StringBuilder sb = new StringBuilder();
+        for (FanOut.Outcome o : res.values()) {
+            String p = o.host() + ": ";
+            if (o.unreachable() != null) {
+                sb.append(p).append("UNREACHABLE: ").append(o.unreachable().replaceFirst("^" + java.util.regex.Pattern.quote(o.host()) + ": ", "")).append('\n');
+            } else if (o.timeout() != null) {
+                sb.append(p).append("TIMEOUT: ").append(o.timeout().replaceFirst("^" + java.util.regex.Pattern.quote(o.host()) + ": ", "")).append('\n');
+            } else {
+                for (String stream : List.of(o.result().stdout(), o.result().stderr())) {
+                    stream.lines().forEach(l -> sb.append(p).append(l).append('\n'));
+                }
+                if (!o.result().ok()) sb.append(p).append("[exit ").append(o.result().exitCode()).append("]\n");
+            }
+        }
+        return sb.toString();
     }
 
     private static void printJson(Map<String, FanOut.Outcome> res) throws Exception {
