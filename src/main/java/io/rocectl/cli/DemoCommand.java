@@ -47,7 +47,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "Leave the lab up afterwards (rocectl lab down --name NAME removes it).")
     boolean keep;
 
-    @Option(names = "--playbook", paramLabel = "FILE", description = "Fix playbook (default: playbooks/roce-multinic.yaml).")
+    @Option(names = "--playbook", paramLabel = "FILE", description = "Fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
     Path playbook = Defaults.fixPlaybook();
 
     @Override

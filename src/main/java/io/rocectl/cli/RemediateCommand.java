@@ -44,7 +44,7 @@ public final class RemediateCommand implements Callable<Integer> {
     @Mixin ProbeOptions probe;
 
     @Option(names = "--playbook", paramLabel = "FILE",
-            description = "The fix playbook (default: playbooks/roce-multinic.yaml).")
+            description = "The fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
     Path playbook = Defaults.fixPlaybook();
 
     @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "3", description = "Fix rounds at most (default ${DEFAULT-VALUE}).")

@@ -1,0 +1,157 @@
+package io.rocectl.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rocectl.testing.Proc;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tarball and the .deb that {@code mvn package} builds: FHS layout, the same files in both,
+ * the package metadata; an unpacked tarball runs from anywhere without building and finds its
+ * own playbook; a bare {@code java -jar rocectl.jar remediate} finds the playbook inside the jar.
+ */
+class DistributionIT {
+    @TempDir
+    Path tmp;
+
+    /** The environment of a user with no checkout: no ROCECTL_HOME. */
+    static final Map<String, String> NO_HOME = new HashMap<>();
+
+    static {
+        NO_HOME.put("ROCECTL_HOME", null);
+        NO_HOME.put("ROCECTL_JAVA_OPTS", null);
+    }
+
+    static Set<String> repoFiles(String dir, String under) throws IOException {
+        try (Stream<Path> s = Files.list(Path.of(dir))) {
+            Set<String> out = new TreeSet<>();
+            s.filter(Files::isRegularFile).forEach(p -> out.add(under + "/" + p.getFileName()));
+            return out;
+        }
+    }
+
+    /** An inventory whose one host refuses SSH at once (loopback, port 1). */
+    Path unreachableInventory() throws IOException {
+        Path inv = tmp.resolve("hosts.ini");
+        Files.writeString(inv, "[gpu]\ngpu01 ansible_host=127.0.0.1 ansible_port=1\n");
+        return inv;
+    }
+
+    Path unpack() {
+        Path dir = tmp.resolve("opt");
+        assertTrue(dir.toFile().mkdirs());
+        Proc.Result r = Proc.run(List.of("tar", "-xzf", Dist.tarball().toString(), "-C", dir.toString()));
+        assertEquals(0, r.exitCode(), r.both());
+        return dir.resolve("rocectl-" + Dist.version());
+    }
+
+    @Test
+    void tarballHasTheFhsLayout() throws IOException {
+        Set<String> want = new TreeSet<>(List.of("bin/rocectl", "share/rocectl/lib/rocectl.jar",
+                "share/bash-completion/completions/rocectl", "share/doc/rocectl/README.md",
+                "share/doc/rocectl/examples/cron.d/rocectl-remediate",
+                "lib/systemd/system/rocectl-remediate.service", "lib/systemd/system/rocectl-remediate.timer"));
+        want.addAll(repoFiles("playbooks", "share/rocectl/playbooks"));
+        want.addAll(repoFiles("inventory", "share/rocectl/inventory"));
+        assertTrue(want.contains("share/rocectl/playbooks/roce-multinic.yaml"), want.toString());
+        assertEquals(want, Dist.tarballFiles());
+    }
+
+    @Test
+    void debInstallsTheTarballsFilesUnderUsrAndTheUnitsUnderLib() {
+        boolean present = Proc.onPath("dpkg-deb");
+        if (!present) System.out.println("SKIPPED .deb contents: dpkg-deb is not installed");
+        assumeTrue(present, "dpkg-deb is not installed");
+        Proc.Result r = Proc.run(List.of("dpkg-deb", "-c", Dist.deb().toString()));
+        assertEquals(0, r.exitCode(), r.both());
+        Set<String> deb = new TreeSet<>();
+        for (String line : r.out().split("\n")) {
+            if (!line.startsWith("-")) continue;
+            String path = line.substring(line.lastIndexOf(' ') + 1);
+            deb.add(path.startsWith("./") ? path.substring(1) : path);
+            assertTrue(line.contains("root/root"), line);
+            if (path.endsWith("/usr/bin/rocectl")) assertTrue(line.startsWith("-rwxr-xr-x"), line);
+            else assertTrue(line.startsWith("-rw-r--r--"), line);
+        }
+        Set<String> want = new TreeSet<>();
+        Dist.tarballFiles().forEach(f -> want.add(Dist.debPath(f)));
+        assertTrue(want.contains("/usr/bin/rocectl") && want.contains("/lib/systemd/system/rocectl-remediate.timer"), want.toString());
+        assertEquals(want, deb);
+    }
+
+    @Test
+    void debMetadataNamesAJavaRuntimeAndTheVersion() {
+        assumeTrue(Proc.onPath("dpkg-deb"), "dpkg-deb is not installed");
+        Proc.Result r = Proc.run(List.of("dpkg-deb", "-f", Dist.deb().toString(), "Package", "Version", "Architecture", "Depends"));
+        assertEquals(0, r.exitCode(), r.both());
+        Map<String, String> f = new HashMap<>();
+        r.out().lines().forEach(l -> f.put(l.substring(0, l.indexOf(':')), l.substring(l.indexOf(':') + 1).strip()));
+        assertEquals("rocectl", f.get("Package"));
+        assertEquals(Dist.version(), f.get("Version"));
+        assertEquals("all", f.get("Architecture"));
+        assertTrue(f.get("Depends").contains("java17-runtime-headless") && f.get("Depends").contains("iproute2"), f.toString());
+    }
+
+    @Test
+    void unpackedTarballRunsWithoutBuildingEvenThroughASymlink() throws IOException {
+        Path root = unpack();
+        Path bin = root.resolve("bin/rocectl");
+        assertTrue(Files.isExecutable(bin));
+        Path link = Files.createDirectories(tmp.resolve("links")).resolve("rocectl");
+        Files.createSymbolicLink(link, bin);
+        for (Path launcher : List.of(bin, link)) {
+            Proc.Result r = Proc.run(List.of(launcher.toString(), "--version"), tmp, NO_HOME, 60);
+            assertEquals(0, r.exitCode(), r.both());
+            assertEquals("rocectl " + Dist.version(), r.out().lines().findFirst().orElse(""), r.both());
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            assertEquals(List.of(), s.filter(p -> p.getFileName().toString().equals("target")
+                    || p.getFileName().toString().endsWith(".jsa")).toList(), "the installed launcher built or recorded something");
+        }
+    }
+
+    @Test
+    void unpackedTarballUsesThePlaybookInItsShareDirectory() throws IOException {
+        Path root = unpack();
+        Path playbook = root.resolve("share/rocectl/playbooks/roce-multinic.yaml");
+        // break the unpacked copy: the error must name it, so that is the file remediate loaded
+        Files.writeString(playbook, "- hosts: [gpu\n");
+        Proc.Result r = Proc.run(List.of(root.resolve("bin/rocectl").toString(), "remediate", "-i",
+                unreachableInventory().toString(), "--max-rounds", "0"), tmp, NO_HOME, 60);
+        assertEquals(5, r.exitCode(), r.both());
+        assertTrue(r.err().contains(playbook + ":"), r.both());
+    }
+
+    @Test
+    void bareJarFindsThePlaybookBuiltIntoIt() throws IOException {
+        boolean packaged = Files.exists(Path.of("/usr/share/rocectl/playbooks/roce-multinic.yaml"));
+        if (packaged) System.out.println("SKIPPED bare jar: /usr/share/rocectl is installed and comes before the jar's copy");
+        assumeTrue(!packaged, "/usr/share/rocectl is installed");
+        Path solo = Files.createDirectories(tmp.resolve("solo"));
+        Path jar = Files.copy(Dist.jar(), solo.resolve("rocectl.jar"));
+        Proc.Result r = Proc.run(List.of(Dist.java(), "-jar", jar.toString(), "remediate", "-i",
+                unreachableInventory().toString(), "--max-rounds", "0", "-T", "2"), solo, NO_HOME, 120);
+        assertFalse(r.both().contains("playbook not found"), r.both());
+        assertEquals(4, r.exitCode(), "the playbook loads; the host is unreachable: " + r.both());
+    }
+
+    @Test
+    void bashCompletionIsForRocectlAndKnowsItsSubcommands() throws IOException {
+        String c = Files.readString(unpack().resolve("share/bash-completion/completions/rocectl"));
+        assertTrue(c.contains("complete -F"), c.substring(0, Math.min(400, c.length())));
+        for (String sub : List.of("remediate", "probe", "lab", "run")) assertTrue(c.contains(sub), sub);
+    }
+}
