@@ -27,30 +27,36 @@ public final class CheapProbeScript {
      * @param fpingIntervalMs fping's interval between any two packets (rate bound)
      * @param layers         cheap layers to probe (subset of LINK, ROUTE, ARP, IP)
      * @param useFping       use fping when the host has it
+     * @param arpSamples     arpings per source NIC at most, among its pairs whose ping failed (ARP is
+     *                       judged for the others from the neighbour entry and the peers' sysctls)
      */
     public record Options(int pingsPerTry, int retries, int parallel, int pingTimeoutMs,
-                          int fpingIntervalMs, Set<Layer> layers, boolean useFping) {
+                          int fpingIntervalMs, Set<Layer> layers, boolean useFping, int arpSamples) {
         public Options {
             layers = Set.copyOf(layers);
-            if (pingsPerTry < 1 || retries < 0 || parallel < 1 || pingTimeoutMs < 1 || fpingIntervalMs < 1)
+            if (pingsPerTry < 1 || retries < 0 || parallel < 1 || pingTimeoutMs < 1 || fpingIntervalMs < 1 || arpSamples < 1)
                 throw new IllegalArgumentException("bad probe options");
         }
 
-        /** 2 pings per try, 2 retries, 32 jobs, 1 s timeout, 2 ms fping interval, all cheap layers. */
+        /** 2 pings per try, 2 retries, 32 jobs, 1 s timeout, 2 ms fping interval, all cheap layers, 4 arpings per NIC. */
         public static Options defaults() {
-            return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true);
+            return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true, 4);
         }
 
         public Options withRetries(int r) {
-            return new Options(pingsPerTry, r, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping);
+            return new Options(pingsPerTry, r, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples);
         }
 
         public Options withLayers(Set<Layer> l) {
-            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, l, useFping);
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, l, useFping, arpSamples);
         }
 
         public Options withFping(boolean f) {
-            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, f);
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, f, arpSamples);
+        }
+
+        public Options withArpSamples(int n) {
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, n);
         }
     }
 
@@ -67,6 +73,18 @@ public final class CheapProbeScript {
      * @throws IllegalArgumentException on mixed source hosts or an unsafe NIC name / address
      */
     public static Cmd command(List<ProbePair> pairs, Options o) {
+        return command(pairs, o, 0);
+    }
+
+    /**
+     * The command probing {@code pairs}, which must all have the same source host.
+     *
+     * @param seed the source host's index in the probed cluster: it shifts which failed pairs each
+     *             source NIC samples with arping, so that over all hosts every destination is sampled
+     *             (source NIC j of host h takes its failed pairs from position (h*K + j) * arpSamples on)
+     * @throws IllegalArgumentException on mixed source hosts or an unsafe NIC name / address
+     */
+    public static Cmd command(List<ProbePair> pairs, Options o, int seed) {
         StringBuilder in = new StringBuilder();
         String host = null;
         for (ProbePair p : pairs) {
@@ -79,7 +97,8 @@ public final class CheapProbeScript {
                 .map(Layer::id).sorted().collect(Collectors.joining(","));
         return Cmd.script(SCRIPT, String.valueOf(o.pingsPerTry()), String.valueOf(o.retries()),
                 String.valueOf(o.parallel()), String.valueOf(o.pingTimeoutMs()),
-                String.valueOf(o.fpingIntervalMs()), layers, o.useFping() ? "auto" : "no")
+                String.valueOf(o.fpingIntervalMs()), layers, o.useFping() ? "auto" : "no",
+                String.valueOf(o.arpSamples()), String.valueOf(Math.max(0, seed)))
                 .withStdin(in.toString());
     }
 

@@ -168,8 +168,10 @@ public final class ProbeRunner {
     private Map<String, CheapProbeOutput> run(Map<String, List<ProbePair>> work, Map<String, String> errors)
             throws InterruptedException {
         Map<String, Cmd> cmds = new HashMap<>();
+        List<String> order = new ArrayList<>(work.keySet());
+        java.util.Collections.sort(order);
         for (Map.Entry<String, List<ProbePair>> e : work.entrySet()) {
-            cmds.put(e.getKey(), CheapProbeScript.command(e.getValue(), settings.options()));
+            cmds.put(e.getKey(), CheapProbeScript.command(e.getValue(), settings.options(), order.indexOf(e.getKey())));
         }
         Map<String, FanOut.Outcome> res = FanOut.run(new ArrayList<>(work.keySet()), cmds::get, pool,
                 settings.forks(), settings.timeout());

@@ -1,18 +1,22 @@
 # rocectl cheap probe: link, route, ARP and ping for many (nic src dst) pairs of ONE host.
 # Arguments: $1 pings per try, $2 retries, $3 parallel jobs, $4 ping timeout (ms),
-#            $5 fping interval (ms), $6 layers (comma list of link,route,arp,ip), $7 fping: auto|no.
+#            $5 fping interval (ms), $6 layers (comma list of link,route,arp,ip), $7 fping: auto|no,
+#            $8 arpings per source NIC at most, $9 this host's index (shifts the arping sample).
 # Stdin: one pair per line "NIC SRC_IP DST_IP" (validated by rocectl; read as data only).
 # Stdout: "H <arp_table_fulls> <nic>=<operstate>:<carrier>..."
 #         "S <nic>=<effective arp_ignore>..."  (max of all and the NIC; only when ARP is probed)
+#         "A <arpings run> <pairs whose ping failed>"  (only when ARP is probed)
 #         then one line per pair:
 #         "P <nic> <src> <dst> <operstate>:<carrier> <route_dev> <route_table> <arp_macs> <sent>/<recv> <neigh>"
 #         ("-" = nothing answered, "na" = layer not probed or tool absent, "!" = command failed;
 #          neigh = the kernel's neighbour entry for dst on nic after the ping: MAC@STATE, -@STATE, or -).
-# Cost is a handful of processes per host, not per pair: one fping per source address, one
-# `ip -batch` for every route lookup, one neighbour-table read, one awk join. arping (one per
-# pair, bounded parallel) runs only for pairs whose ping failed, or for every pair when ping is
-# not probed: a working pair's ARP is verified from the neighbour entry its ping resolved.
-count=$1 retries=$2 par=$3 tmo=$4 ival=$5 layers=,$6, usefping=$7
+# Cost is a handful of processes per host, not per pair, however many pairs fail: one fping per
+# source address, one `ip -batch` for every route lookup, one neighbour-table read, one awk
+# join, and arping for a bounded sample only: at most $8 of each source NIC's failed pairs
+# (windows shifted by the host's index $9 and the NIC's, so over all hosts every destination
+# is sampled). Every other pair's ARP is judged from the kernel's neighbour entry its ping left
+# and the peers' arp_ignore. Only when ping is not probed does every pair get an arping.
+count=$1 retries=$2 par=$3 tmo=$4 ival=$5 layers=,$6, usefping=$7 arpcap=${8:-4} seed=${9:-0}
 LC_ALL=C
 export LC_ALL
 tmp=$(mktemp -d 2>/dev/null) || { tmp=/tmp/rocectl-probe.$$; mkdir -m 700 "$tmp" || exit 3; }
@@ -110,16 +114,33 @@ if has route; then
 fi
 wait
 
-# ARP phase: the kernel's neighbour entries (what traffic really uses), then arping only where
-# needed: pairs whose ping failed, or every pair when ping is not probed
+# ARP phase: the kernel's neighbour entries (what traffic really uses), then arping for a bounded
+# sample of the pairs whose ping failed (every pair when ping is not probed): per source NIC j
+# (in order of first appearance), a window of arpcap of its failed pairs starting at position
+# ((seed * nics + j) * arpcap) mod (its failed pairs)
 arpf=none
 if has arp; then
   ip -4 neigh show > "$tmp/neigh" 2>/dev/null
-  awk -v pm="$pingmode" 'FILENAME ~ /\/res\./ { ok[$1 " " $2] = ($4 > 0); next }
-    pm == "na" || !ok[$2 " " $3]' "$tmp"/res.* "$tmp/pairs" > "$tmp/arpq"
+  awk -v pm="$pingmode" -v cap="$arpcap" -v seed="$seed" -v cnt="$tmp/arpn" '
+    FILENAME ~ /\/res\./ { ok[$1 " " $2] = ($4 > 0); next }
+    pm == "na" { print; nq++; nf++; next }
+    !ok[$2 " " $3] { if (!($1 in len)) { ord[nn++] = $1; len[$1] = 0 } q[$1, len[$1]++] = $0; nf++ }
+    END {
+      for (j = 0; j < nn; j++) {
+        n = ord[j]; l = len[n]
+        if (l <= cap) { for (i = 0; i < l; i++) { print q[n, i]; nq++ } ; continue }
+        off = ((seed * nn + j) * cap) % l
+        for (i = 0; i < cap; i++) { print q[n, (off + i) % l]; nq++ }
+      }
+      print nq + 0, nf + 0 > cnt
+    }' "$tmp"/res.* "$tmp/pairs" > "$tmp/arpq"
   if [ -s "$tmp/arpq" ] && command -v arping >/dev/null 2>&1; then
     if arping -V 2>&1 | grep -q iputils; then arpf=iputils; else arpf=habets; fi
   fi
+  an=0 nf=0
+  { read -r an nf || :; } 2>/dev/null < "$tmp/arpn"
+  [ "$arpf" = none ] && an=0
+  printf 'A %s %s\n' "${an:-0}" "${nf:-0}"
 fi
 arp_once() { # one request; every answer within the wait counts (flux answers come within microseconds)
   case $arpf in

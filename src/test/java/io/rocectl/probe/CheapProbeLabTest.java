@@ -131,6 +131,37 @@ class CheapProbeLabTest {
         check(run(false));
     }
 
+    /**
+     * On a broken fabric arping runs for a bounded sample, not per failed pair: 20 silent
+     * destinations, at most 2 arpings; the window moves with the host's index so that over the
+     * hosts of a cluster every destination is sampled.
+     */
+    @Test
+    void arpingIsABoundedSampleOfTheFailedPairsShiftedByTheHostIndex() throws Exception {
+        NicEndpoint a0 = ep("a", "a0", "10.99.0.1", null);
+        List<ProbePair> pairs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) pairs.add(new ProbePair(a0, ep("x" + i, "x0", "10.99.0." + (100 + i), null)));
+        CheapProbeScript.Options o = CheapProbeScript.Options.defaults().withRetries(0).withArpSamples(2);
+        Map<Integer, List<String>> sampled = new java.util.TreeMap<>();
+        for (int seed : List.of(0, 1, 9)) {
+            Cmd cmd = CheapProbeScript.command(pairs, o, seed);
+            ExecResult r = new LocalConnection("a", List.of("ip", "netns", "exec", NS + "-a")).exec(cmd, Duration.ofSeconds(60));
+            assertEquals(0, r.exitCode(), r.stderr());
+            assertTrue(r.stdout().contains("\nA 2 20\n"), "2 arpings for 20 failed pairs: " + r.stdout());
+            CheapProbeOutput out = CheapProbeParser.parse("a", r.stdout());
+            assertEquals(20, out.pairs().size());
+            List<String> withArp = out.pairs().stream().filter(p -> p.arpMacs() != null).map(PairResult::dstIp).sorted().toList();
+            for (PairResult p : out.pairs()) {
+                assertFalse(p.pingOk());
+                if (p.arpMacs() != null) assertTrue(p.arpMacs().isEmpty(), "nobody answers " + p.dstIp());
+            }
+            sampled.put(seed, withArp);
+        }
+        assertEquals(List.of("10.99.0.100", "10.99.0.101"), sampled.get(0));
+        assertEquals(List.of("10.99.0.102", "10.99.0.103"), sampled.get(1));
+        assertEquals(List.of("10.99.0.118", "10.99.0.119"), sampled.get(9));
+    }
+
     @Test
     void hostReportsItsEffectiveArpIgnoreSoFluxIsSeenWithoutArping() throws Exception {
         NicEndpoint b0 = ep("b", "b0", "10.99.0.2", macB0);
