@@ -116,7 +116,10 @@ public final class PlaybookRunner {
     /** Variables a task sees on a host, lowest precedence first. */
     private Map<String, Object> varsFor(HostState h, Map<String, Object> playVars, List<String> playHosts,
                                         Map<String, Object> taskVars) {
-        Map<String, Object> v = new LinkedHashMap<>(h.inventoryVars);
+        Map<String, Object> v = new LinkedHashMap<>();
+        // trusted sources (inventory, -e) may hold templates, rendered when used; facts and
+        // registered results come from hosts and are data, never rendered
+        for (Map.Entry<String, Object> e : h.inventoryVars.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
         v.putAll(h.facts);
         v.put("inventory_hostname", h.name);
         v.put("inventory_hostname_short", h.name.split("\\.")[0]);
@@ -129,7 +132,7 @@ public final class PlaybookRunner {
         layer(v, playVars);
         layer(v, taskVars);
         v.putAll(h.registered);
-        v.putAll(opts.extraVars());
+        for (Map.Entry<String, Object> e : opts.extraVars().entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
         return v;
     }
 

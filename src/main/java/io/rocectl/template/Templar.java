@@ -4,6 +4,7 @@ import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
 import com.hubspot.jinjava.interpret.FatalTemplateErrorsException;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
+import com.hubspot.jinjava.interpret.LazyExpression;
 import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
 
@@ -24,10 +25,16 @@ import java.util.regex.Pattern;
 public final class Templar {
     private static final Pattern SINGLE = Pattern.compile("^\\s*\\{\\{(.*?)}}\\s*$", Pattern.DOTALL);
     private static final Templar INSTANCE = new Templar();
+    private static final int MAX_DEFERRED_DEPTH = 20;
+    private static final ThreadLocal<Integer> DEFERRED_DEPTH = ThreadLocal.withInitial(() -> 0);
     private final Jinjava jinjava;
 
     private Templar() {
-        jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(true).build());
+        // nested interpretation off: the text an expression produces is output, never a template
+        // again (a host's "{{ secret }}" stays literal); trusted variables are rendered on lookup
+        // instead, see deferred()
+        jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(true)
+                .withNestedInterpretationEnabled(false).build());
     }
 
     public static Templar get() {
@@ -36,6 +43,29 @@ public final class Templar {
 
     public static boolean isTemplate(Object o) {
         return o instanceof String s && (s.contains("{{") || s.contains("{%"));
+    }
+
+    /**
+     * A trusted variable value that is itself a template (an inventory or extra variable such as
+     * {@code "{{ base }}/conf"}), rendered with {@code vars} when a template looks it up, as
+     * Ansible does. Values from hosts (facts, registered results, loop items) are never passed
+     * here: they are data. Modules that read the variable directly see its source text.
+     */
+    public Object deferred(Object raw, Map<String, Object> vars) {
+        if (!isTemplate(raw)) return raw;
+        return LazyExpression.of(() -> {
+            int depth = DEFERRED_DEPTH.get();
+            if (depth >= MAX_DEFERRED_DEPTH) {
+                throw new TemplateException("template '" + abbreviate(raw.toString())
+                        + "': variables refer to each other more than " + MAX_DEFERRED_DEPTH + " levels deep");
+            }
+            DEFERRED_DEPTH.set(depth + 1);
+            try {
+                return render(raw, vars);
+            } finally {
+                DEFERRED_DEPTH.set(depth);
+            }
+        }, raw.toString());
     }
 
     /** Renders any value: strings are templated, lists and maps recursively; others unchanged. */
