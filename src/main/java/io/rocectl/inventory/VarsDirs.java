@@ -1,9 +1,8 @@
 package io.rocectl.inventory;
 
-import io.rocectl.error.InputError;
+import io.rocectl.yaml.YamlReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,12 +57,7 @@ final class VarsDirs {
     }
 
     private static Map<String, Object> read(Path f) {
-        String text;
-        try {
-            text = Files.readString(f, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputError(f.toString(), 0, 0, "cannot read vars file: " + e.getMessage());
-        }
+        String text = YamlReader.readText(f, f.toString());
         YamlDoc doc = YamlDoc.parse(f.toString(), text);
         if (YamlDoc.isNull(doc.root())) return Map.of();
         if (!(doc.root() instanceof MappingNode)) {
