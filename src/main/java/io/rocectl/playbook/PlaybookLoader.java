@@ -6,6 +6,7 @@ import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.template.Templar;
+import io.rocectl.template.TemplateException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -83,7 +84,10 @@ public final class PlaybookLoader {
             switch (key) {
                 case "name" -> name = str(src, v, key);
                 case "hosts" -> hosts = hostsPattern(src, v);
-                case "vars" -> vars.putAll(stringMap(src, v, "vars"));
+                case "vars" -> {
+                    checkTemplates(src, v);
+                    vars.putAll(stringMap(src, v, "vars"));
+                }
                 case "vars_files" -> {
                     for (Object f : listOf(src, v, key)) vars.putAll(varsFile(src, v, dir.resolve(String.valueOf(f))));
                 }
@@ -195,13 +199,17 @@ public final class PlaybookLoader {
             }
             switch (key) {
                 case "name" -> name = str(src, v, key);
-                case "when" -> when.addAll(conditionList(src, v));
+                case "when" -> {
+                    checkConditions(src, v);
+                    when.addAll(conditionList(src, v));
+                }
                 case "loop", "with_items" -> {
                     if (loop != null) throw src.error(t.getKeyNode(), "task has both 'loop' and 'with_items'");
                     loop = src.value(v);
                     if (loop == null || !(loop instanceof List || Templar.isTemplate(loop))) {
                         throw src.error(v, "'" + key + "' must be a list or a template, not " + YamlSource.kind(v));
                     }
+                    checkTemplates(src, v);
                 }
                 case "loop_control" -> lc = loopControl(src, v);
                 case "register" -> {
@@ -210,17 +218,29 @@ public final class PlaybookLoader {
                         throw src.error(v, "'register' must be a variable name, not '" + register + "'");
                     }
                 }
-                case "changed_when" -> changedWhen = src.value(v);
-                case "failed_when" -> failedWhen = src.value(v);
+                case "changed_when" -> {
+                    checkConditions(src, v);
+                    changedWhen = src.value(v);
+                }
+                case "failed_when" -> {
+                    checkConditions(src, v);
+                    failedWhen = src.value(v);
+                }
                 case "ignore_errors" -> ignore = bool(src, v, key);
                 case "notify" -> notify = stringList(src, v, key);
                 case "tags" -> tags.addAll(tagList(src, v));
                 case "become" -> become = bool(src, v, key);
                 case "retries" -> retries = integer(src, v, key);
-                case "until" -> until = src.value(v);
+                case "until" -> {
+                    checkConditions(src, v);
+                    until = src.value(v);
+                }
                 case "delay" -> delay = integer(src, v, key);
                 case "run_once" -> runOnce = bool(src, v, key);
-                case "vars" -> vars = stringMap(src, v, "vars");
+                case "vars" -> {
+                    checkTemplates(src, v);
+                    vars = stringMap(src, v, "vars");
+                }
                 case "block" -> blockNode = v;
                 case "rescue" -> rescueNode = v;
                 case "always" -> alwaysNode = v;
@@ -280,6 +300,7 @@ public final class PlaybookLoader {
             String canon = spec.canonical(e.getKey());
             Node n = nodes.get(e.getKey());
             if (canon == null && spec.acceptsAnyKey()) {
+                checkArgTemplates(src, n, mod.name(), e.getKey(), e.getValue());
                 out.put(e.getKey(), e.getValue());
                 continue;
             }
@@ -288,6 +309,7 @@ public final class PlaybookLoader {
                         + DidYouMean.hint(e.getKey(), spec.allNames()));
             }
             checkType(src, n, key, e.getKey(), spec.types().get(canon), e.getValue());
+            checkArgTemplates(src, n, mod.name(), canon, e.getValue());
             out.put(canon, e.getValue());
         }
         for (String req : spec.required()) {
@@ -323,10 +345,62 @@ public final class PlaybookLoader {
         }
     }
 
+    /**
+     * Template syntax is checked here, at load time, so a typo is exit 5 with its place before
+     * any host is contacted; undefined variables stay a run-time matter. {@code debug}'s
+     * {@code var} is a variable path and {@code assert}'s {@code that} holds conditions, as the
+     * executor reads them.
+     */
+    private static void checkArgTemplates(YamlSource src, Node at, String module, String arg, Object value) {
+        if ("debug".equals(module) && "var".equals(arg)) return;
+        try {
+            if ("assert".equals(module) && "that".equals(arg)) Templar.get().checkCondition(value);
+            else Templar.get().checkTemplate(value);
+        } catch (TemplateException e) {
+            throw src.error(at, e.getMessage());
+        }
+    }
+
+    /** Every scalar under a node, each reported at its own line. */
+    private static void checkTemplates(YamlSource src, Node n) {
+        if (n instanceof ScalarNode sn) {
+            if (!Templar.isTemplate(sn.getValue()) && !sn.getValue().contains("{#")) return;
+            try {
+                Templar.get().checkTemplate(sn.getValue());
+            } catch (TemplateException e) {
+                throw src.error(n, e.getMessage());
+            }
+        } else if (n instanceof SequenceNode seq) {
+            for (Node c : seq.getValue()) checkTemplates(src, c);
+        } else if (n instanceof MappingNode m) {
+            for (NodeTuple t : m.getValue()) {
+                checkTemplates(src, t.getKeyNode());
+                checkTemplates(src, t.getValueNode());
+            }
+        }
+    }
+
+    /** A condition or a list of them, each reported at its own line. */
+    private static void checkConditions(YamlSource src, Node n) {
+        if (n instanceof SequenceNode seq) {
+            for (Node c : seq.getValue()) checkConditions(src, c);
+            return;
+        }
+        if (!(n instanceof ScalarNode)) return;
+        Object v = src.value(n);
+        if (v == null || (v instanceof String str && str.isBlank())) return;
+        try {
+            Templar.get().checkCondition(v);
+        } catch (TemplateException e) {
+            throw src.error(n, e.getMessage());
+        }
+    }
+
     private Map<String, Object> varsFile(YamlSource src, Node at, Path f) {
         if (!Files.isRegularFile(f)) throw src.error(at, "vars file not found: " + f);
         YamlSource.Parsed p = YamlSource.parse(f, f.toString());
         if (p.root() == null) return Map.of();
+        checkTemplates(p.source(), p.root());
         return stringMap(p.source(), p.root(), "a vars file");
     }
 
@@ -340,7 +414,10 @@ public final class PlaybookLoader {
             switch (k) {
                 case "loop_var" -> loopVar = src.scalar(t.getValueNode(), k);
                 case "index_var" -> index = src.scalar(t.getValueNode(), k);
-                case "label" -> label = src.scalar(t.getValueNode(), k);
+                case "label" -> {
+                    label = src.scalar(t.getValueNode(), k);
+                    checkTemplates(src, t.getValueNode());
+                }
                 default -> throw src.error(t.getKeyNode(), "unknown loop_control key '" + k + "'"
                         + DidYouMean.hint(k, List.of("loop_var", "index_var", "label")));
             }
@@ -373,6 +450,7 @@ public final class PlaybookLoader {
             } else if (!Templar.isTemplate(s)) {
                 throw src.error(n, "'serial' must be a number or a percentage, got '" + s + "'");
             } else {
+                checkTemplates(src, n);
                 out.add(s);
             }
         }

@@ -2,11 +2,17 @@ package io.rocectl.template;
 
 import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.el.JinjavaELContext;
+import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
 import com.hubspot.jinjava.interpret.FatalTemplateErrorsException;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.interpret.LazyExpression;
 import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
+import com.hubspot.jinjava.tree.ExpressionNode;
+import com.hubspot.jinjava.tree.Node;
+import com.hubspot.jinjava.tree.parse.ExpressionToken;
+import jinjava.de.odysseus.el.tree.TreeBuilderException;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -150,6 +156,96 @@ public final class Templar {
             v = eval(s, vars);
         }
         return truthy(v);
+    }
+
+    /**
+     * Checks the syntax of every template string in a value (lists and maps recursively) without
+     * rendering it: unclosed {@code {{}, {@code {%} or comments, missing end tags, malformed
+     * expressions. Undefined variables and unknown functions are left to run time.
+     *
+     * @throws TemplateException naming the template and the error
+     */
+    public void checkTemplate(Object value) {
+        if (value instanceof String s) {
+            checkTemplateString(s);
+        } else if (value instanceof Collection<?> c) {
+            for (Object o : c) checkTemplate(o);
+        } else if (value instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> {
+                checkTemplate(k);
+                checkTemplate(v);
+            });
+        }
+    }
+
+    /** Checks a condition as {@link #condition} reads it: a bare expression, a template, a boolean or a list. */
+    public void checkCondition(Object cond) {
+        if (cond == null || cond instanceof Boolean || cond instanceof Number) return;
+        if (cond instanceof Collection<?> c) {
+            for (Object o : c) checkCondition(o);
+            return;
+        }
+        String s = cond.toString().trim();
+        if (isTemplate(s)) checkTemplateString(s);
+        else checkExpression(s);
+    }
+
+    /** Checks a bare expression's syntax. */
+    public void checkExpression(String expr) {
+        if (expr.isBlank()) throw new TemplateException("empty expression");
+        JinjavaInterpreter in = jinjava.newInterpreter();
+        JinjavaInterpreter.pushCurrent(in);
+        try {
+            jinjava.getExpressionFactory().createValueExpression(
+                    new JinjavaELContext(in, new JinjavaInterpreterResolver(in)), "#{" + expr.trim() + "}", Object.class);
+        } catch (TreeBuilderException e) {
+            throw new TemplateException("syntax error in expression '" + abbreviate(expr.trim()) + "': "
+                    + syntaxMessage(e, expr.trim()));
+        } catch (RuntimeException e) {
+            // not syntax: an unknown function and the like fail when the template runs
+        } finally {
+            JinjavaInterpreter.popCurrent();
+        }
+    }
+
+    private void checkTemplateString(String s) {
+        if (!isTemplate(s) && !s.contains("{#")) return;
+        Matcher m = SINGLE.matcher(s);
+        if (m.matches() && !m.group(1).contains("}}") && !m.group(1).contains("{{")) {
+            checkExpression(m.group(1));
+            return;
+        }
+        JinjavaInterpreter in = jinjava.newInterpreter();
+        Node root;
+        JinjavaInterpreter.pushCurrent(in);
+        try {
+            root = in.parse(s);
+        } catch (RuntimeException e) {
+            throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(e.getMessage()));
+        } finally {
+            JinjavaInterpreter.popCurrent();
+        }
+        for (TemplateError e : in.getErrors()) {
+            if (e.getReason() == TemplateError.ErrorReason.SYNTAX_ERROR || e.getSeverity() == TemplateError.ErrorType.FATAL) {
+                throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(e.getMessage())
+                        + (e.getStartPosition() > 0 ? " (at character " + e.getStartPosition() + ")" : ""));
+            }
+        }
+        checkNodes(root);
+    }
+
+    private void checkNodes(Node n) {
+        if (n instanceof ExpressionNode && n.getMaster() instanceof ExpressionToken t) checkExpression(t.getExpr());
+        for (Node c : n.getChildren()) checkNodes(c);
+    }
+
+    /** "syntax error at position 7, encountered '==', expected ..." shortened to the token found. */
+    private static String syntaxMessage(TreeBuilderException e, String expr) {
+        String found = e.getEncountered();
+        int pos = e.getPosition() - 2; // the parser saw "#{" + expr
+        String where = pos >= 0 && pos <= expr.length() ? " at character " + (pos + 1) : "";
+        if (found == null || found.equals("<EOF>") || found.equals("'}'")) return "unexpected end" + where;
+        return "unexpected " + found + where;
     }
 
     /** Python/Jinja truthiness. */
