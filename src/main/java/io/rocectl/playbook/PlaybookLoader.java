@@ -32,7 +32,7 @@ import java.util.TreeSet;
 public final class PlaybookLoader {
     static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
-            "handlers", "tags", "remote_user", "become_user");
+            "handlers", "tags", "remote_user", "become_user", "no_log");
     static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
             "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user");
@@ -69,6 +69,7 @@ public final class PlaybookLoader {
         Integer maxFail = null;
         boolean anyFatal = false;
         String strategy = "linear";
+        boolean noLog = false;
         Set<String> tags = new LinkedHashSet<>();
         List<Node> pre = new ArrayList<>();
         List<Node> main = new ArrayList<>();
@@ -107,15 +108,17 @@ public final class PlaybookLoader {
                 case "tasks" -> main.add(v);
                 case "post_tasks" -> post.add(v);
                 case "handlers" -> handlersNode = v;
+                case "no_log" -> noLog = bool(src, v, key);
                 default -> { /* remote_user, become_user: accepted, resolved from inventory/options */ }
             }
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
         List<Task> tasks = new ArrayList<>();
         for (List<Node> part : List.of(pre, main, post)) {
-            for (Node n : part) tasks.addAll(taskList(src, n, tags, List.of(), false));
+            for (Node n : part) tasks.addAll(taskList(src, n, tags, List.of(), false, noLog));
         }
-        List<Task> handlers = handlersNode == null ? List.of() : taskList(src, handlersNode, tags, List.of(), true);
+        List<Task> handlers = handlersNode == null ? List.of()
+                : taskList(src, handlersNode, tags, List.of(), true, noLog);
         Set<String> handlerNames = new TreeSet<>();
         for (Task h : handlers) {
             if (h.name() != null) handlerNames.add(h.name());
@@ -123,7 +126,7 @@ public final class PlaybookLoader {
         }
         checkNotify(src, tasks, handlerNames);
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
-                strategy, List.copyOf(tasks), List.copyOf(handlers), Set.copyOf(tags), src.mark(node));
+                strategy, List.copyOf(tasks), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node));
     }
 
     private void checkNotify(YamlSource src, List<Task> tasks, Set<String> handlers) {
@@ -144,15 +147,16 @@ public final class PlaybookLoader {
     }
 
     private List<Task> taskList(YamlSource src, Node n, Set<String> inheritedTags, List<Object> inheritedWhen,
-                                boolean handler) {
+                                boolean handler, boolean inheritedNoLog) {
         if (n instanceof ScalarNode s && s.getValue().isEmpty()) return List.of();
         SequenceNode seq = src.sequence(n, "a task list");
         List<Task> out = new ArrayList<>();
-        for (Node t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler));
+        for (Node t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler, inheritedNoLog));
         return out;
     }
 
-    private Task task(YamlSource src, Node node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler) {
+    private Task task(YamlSource src, Node node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler,
+                      boolean inheritedNoLog) {
         MappingNode m = src.mapping(node, "a task");
         String name = null;
         String module = null;
@@ -178,6 +182,7 @@ public final class PlaybookLoader {
         Node rescueNode = null;
         Node alwaysNode = null;
         List<String> listen = List.of();
+        boolean noLog = inheritedNoLog;
         for (NodeTuple t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
             Node v = t.getValueNode();
@@ -246,17 +251,19 @@ public final class PlaybookLoader {
                 case "always" -> alwaysNode = v;
                 case "args" -> argsNode = v;
                 case "listen" -> listen = stringList(src, v, key);
-                default -> { /* no_log, become_user: accepted */ }
+                case "no_log" -> noLog = bool(src, v, key);
+                default -> { /* become_user: accepted */ }
             }
         }
         Mark mark = src.mark(node);
         if (blockNode != null) {
             if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
-            List<Task> block = taskList(src, blockNode, tags, when, handler);
-            List<Task> rescue = rescueNode == null ? List.of() : taskList(src, rescueNode, tags, when, handler);
-            List<Task> always = alwaysNode == null ? List.of() : taskList(src, alwaysNode, tags, when, handler);
+            List<Task> block = taskList(src, blockNode, tags, when, handler, noLog);
+            List<Task> rescue = rescueNode == null ? List.of() : taskList(src, rescueNode, tags, when, handler, noLog);
+            List<Task> always = alwaysNode == null ? List.of() : taskList(src, alwaysNode, tags, when, handler, noLog);
             return new Task(name, null, Map.of(), List.copyOf(when), null, lc, null, null, null, ignore, List.of(),
-                    Set.copyOf(tags), become, null, null, 0, runOnce, vars, block, rescue, always, List.of(), mark);
+                    Set.copyOf(tags), become, null, null, 0, runOnce, vars, block, rescue, always, List.of(), noLog,
+                    mark);
         }
         if (rescueNode != null || alwaysNode != null) {
             throw src.error(rescueNode != null ? rescueNode : alwaysNode, "'rescue'/'always' need a 'block'");
@@ -269,7 +276,7 @@ public final class PlaybookLoader {
         Map<String, Object> args = args(src, mod, module, moduleValue, argsNode);
         return new Task(name, mod.name(), args, List.copyOf(when), loop, lc, register, changedWhen, failedWhen, ignore,
                 notify, Set.copyOf(tags), become, retries, until, delay, runOnce, vars, List.of(), List.of(),
-                List.of(), listen, mark);
+                List.of(), listen, noLog, mark);
     }
 
     private Map<String, Object> args(YamlSource src, Module mod, String key, Node value, Node argsNode) {
