@@ -372,7 +372,7 @@ public final class PlaybookRunner {
             return new Controller() {
                 @Override public List<String> hosts() { return List.copyOf(live); }
                 @Override public Map<String, Object> vars(String host) {
-                    return varsFor(hosts.get(host), scopeVars, playHosts, Map.of());
+                    return templar.resolved(varsFor(hosts.get(host), scopeVars, playHosts, Map.of()));
                 }
                 @Override public Map<String, Object> args() { return args; }
                 @Override public ConnectionPool pool() { return pool; }

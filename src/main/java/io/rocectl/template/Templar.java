@@ -74,6 +74,24 @@ public final class Templar {
         }, raw.toString());
     }
 
+    /**
+     * The variables as modules read them: {@link #deferred} values rendered, or left as their
+     * source text where they cannot be rendered (a module then reports the value it got).
+     */
+    public Map<String, Object> resolved(Map<String, Object> vars) {
+        Map<String, Object> out = new LinkedHashMap<>(vars);
+        for (Map.Entry<String, Object> e : out.entrySet()) {
+            if (e.getValue() instanceof LazyExpression lazy) {
+                try {
+                    e.setValue(lazy.get());
+                } catch (RuntimeException notRenderable) {
+                    e.setValue(lazy.toString());
+                }
+            }
+        }
+        return out;
+    }
+
     /** Renders any value: strings are templated, lists and maps recursively; others unchanged. */
     public Object render(Object value, Map<String, Object> vars) {
         if (value instanceof String s) return renderString(s, vars);

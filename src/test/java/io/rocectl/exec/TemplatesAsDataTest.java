@@ -94,6 +94,15 @@ class TemplatesAsDataTest {
                     - name: show inventory template
                       debug:
                         msg: "g={{ greeting }}"
+                    - name: show inventory template through filters and hostvars
+                      debug:
+                        msg: "{{ greeting | upper }}/{{ hostvars[inventory_hostname].greeting }}"
+                    - name: show inventory template alone
+                      debug:
+                        msg: "{{ greeting }}"
+                    - name: var
+                      debug:
+                        var: greeting
                     - copy:
                         dest: "{{ host_dir }}/back"
                         content: "c={{ out.stdout }}"
@@ -102,7 +111,11 @@ class TemplatesAsDataTest {
         assertEquals(0, r.exitCode(), r.out() + r.err());
         JsonNode doc = new ObjectMapper().readTree(r.out());
         assertEquals(List.of("c={{ secret }}\n{{ secret }} again", "y={{ secret }}", "i={{ secret }}",
-                "i={{ secret }} again", "h={{ secret }}", "g=hi node01"), debugMessages(doc));
+                "i={{ secret }} again", "h={{ secret }}", "g=hi node01", "HI NODE01/hi node01", "hi node01"), debugMessages(doc));
+        JsonNode var = doc.path("plays").get(0).path("tasks").get(10); // 0 is Gathering Facts
+        assertEquals("var", var.path("task").asText());
+        assertEquals("hi node01", var.path("hosts").path("node01").path("result").path("greeting").asText(),
+                "modules see an inventory template rendered");
         assertEquals("c={{ secret }}\n{{ secret }} again", Files.readString(hosts.home("node01").resolve("back")));
         assertFalse(r.out().contains(SECRET), "the secret never leaves the control node: " + r.out());
     }
