@@ -11,6 +11,7 @@ import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.tree.ExpressionNode;
 import com.hubspot.jinjava.tree.Node;
+import com.hubspot.jinjava.tree.TagNode;
 import com.hubspot.jinjava.tree.parse.ExpressionToken;
 import jinjava.de.odysseus.el.tree.TreeBuilderException;
 
@@ -29,6 +30,9 @@ import java.util.regex.Pattern;
  * are errors, except under {@code is defined} tests and {@code default()}.
  */
 public final class Templar {
+    private static final Pattern FOR = Pattern.compile(
+            "^[A-Za-z_][A-Za-z0-9_]*(?:\\s*,\\s*[A-Za-z_][A-Za-z0-9_]*)*"
+            + "\\s+in\\s+(.+?)(?:\\s+if\\s+.+)?$", Pattern.DOTALL);
     private static final Pattern SINGLE = Pattern.compile("^\\s*\\{\\{(.*?)}}\\s*$", Pattern.DOTALL);
     private static final Templar INSTANCE = new Templar();
     private static final int MAX_DEFERRED_DEPTH = 20;
@@ -254,7 +258,22 @@ public final class Templar {
 
     private void checkNodes(Node n) {
         if (n instanceof ExpressionNode && n.getMaster() instanceof ExpressionToken t) checkExpression(t.getExpr());
+        if (n instanceof TagNode tag) checkTag(tag.getName(), tag.getHelpers());
         for (Node c : n.getChildren()) checkNodes(c);
+    }
+
+    /** The expressions of the common tags: {@code if}/{@code elif} conditions, a {@code for} list. */
+    private void checkTag(String name, String helpers) {
+        String h = helpers == null ? "" : helpers.trim();
+        switch (name) {
+            case "if", "elif" -> checkExpression(h);
+            case "for" -> {
+                Matcher m = FOR.matcher(h);
+                if (!m.matches()) throw new TemplateException("syntax error in '{% for " + abbreviate(h) + " %}'");
+                checkExpression(m.group(1));
+            }
+            default -> { /* other tags are checked when they run */ }
+        }
     }
 
     /** "syntax error at position 7, encountered '==', expected ..." shortened to the token found. */

@@ -44,6 +44,8 @@ class TemplateSyntaxTest {
         "`    - debug: msg={{ item }}\n      loop: \"{{ [1, 2 }}\"\n`|5:13|syntax error",
         "`    - debug: msg={{ item }}\n      loop:\n        - a\n        - \"{{ b ) }}\"\n`|7:11|syntax error",
         "`    - debug:\n        msg: \"{% if x %}yes\"\n`|5:9|Missing end tag",
+        "`    - debug:\n        msg: \"{% if x == == 1 %}yes{% endif %}\"\n`|5:9|syntax error in expression 'x == == 1'",
+        "`    - debug:\n        msg: \"{% for i in [1, %}{{ i }}{% endfor %}\"\n`|5:9|syntax error in expression '[1,'",
         "`    - assert:\n        that:\n          - x is defined\n          - x ==\n`|5:9|syntax error",
         "`    - debug: msg=hi\n      vars:\n        y: \"{{ 1 + }}\"\n`|6:12|syntax error",
     })
