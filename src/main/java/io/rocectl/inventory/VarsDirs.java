@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.yaml.snakeyaml.nodes.MappingNode;
+import io.rocectl.yaml.YamlMapping;
 
 /**
  * Reads a {@code group_vars/} or {@code host_vars/} directory as Ansible does: for a name
@@ -60,7 +60,7 @@ final class VarsDirs {
         String text = YamlReader.readText(f, f.toString());
         YamlDoc doc = YamlDoc.parse(f.toString(), text);
         if (YamlDoc.isNull(doc.root())) return Map.of();
-        if (!(doc.root() instanceof MappingNode)) {
+        if (!(doc.root() instanceof YamlMapping)) {
             throw doc.error(doc.root(), "a vars file must be a mapping of variables, got " + YamlDoc.describe(doc.root()));
         }
         Map<String, Object> out = new LinkedHashMap<>();

@@ -4,11 +4,11 @@ import io.rocectl.error.InputError;
 import io.rocectl.yaml.YamlFile;
 import io.rocectl.yaml.YamlReader;
 import java.util.List;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
+import io.rocectl.yaml.YamlMapping;
+import io.rocectl.yaml.YamlNode;
+import io.rocectl.yaml.YamlEntry;
+import io.rocectl.yaml.YamlScalar;
+import io.rocectl.yaml.YamlSequence;
 
 /**
  * One YAML file read through the one {@link YamlReader} (limits, duplicate keys, YAML 1.1 as
@@ -29,7 +29,7 @@ final class YamlDoc {
         return d;
     }
 
-    Node root() {
+    YamlNode root() {
         return doc.root();
     }
 
@@ -38,33 +38,33 @@ final class YamlDoc {
     }
 
     /** The plain Java value of a node (Map, List, String, Integer, Boolean, Double, null...). */
-    Object value(Node node) {
+    Object value(YamlNode node) {
         return doc.value(node);
     }
 
     /** Entries of a mapping with merge keys ({@code <<}) applied. */
-    List<NodeTuple> entries(MappingNode node) {
+    List<YamlEntry> entries(YamlMapping node) {
         return doc.entries(node);
     }
 
-    static boolean isNull(Node node) {
-        return YamlFile.isNull(node);
+    static boolean isNull(YamlNode node) {
+        return YamlNode.isNull(node);
     }
 
     /** A scalar's text, or null for a non-scalar. */
-    static String text(Node node) {
-        return node instanceof ScalarNode s ? s.getValue() : null;
+    static String text(YamlNode node) {
+        return node instanceof YamlScalar s ? s.getValue() : null;
     }
 
     /** "a mapping", "a list", "a string '..'" for messages. */
-    static String describe(Node node) {
+    static String describe(YamlNode node) {
         if (isNull(node)) return "nothing";
-        if (node instanceof MappingNode) return "a mapping";
-        if (node instanceof SequenceNode) return "a list";
-        return "'" + ((ScalarNode) node).getValue() + "'";
+        if (node instanceof YamlMapping) return "a mapping";
+        if (node instanceof YamlSequence) return "a list";
+        return "'" + ((YamlScalar) node).getValue() + "'";
     }
 
-    InputError error(Node node, String message) {
+    InputError error(YamlNode node, String message) {
         return doc.error(node, message);
     }
 }

@@ -7,11 +7,11 @@ import io.rocectl.module.Module;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
+import io.rocectl.yaml.YamlMapping;
+import io.rocectl.yaml.YamlNode;
+import io.rocectl.yaml.YamlEntry;
+import io.rocectl.yaml.YamlScalar;
+import io.rocectl.yaml.YamlSequence;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,15 +51,15 @@ public final class PlaybookLoader {
         YamlSource.Parsed parsed = YamlSource.parse(file, display);
         YamlSource src = parsed.source();
         if (parsed.root() == null) throw new InputError(display, 1, 1, "the playbook is empty");
-        SequenceNode seq = src.sequence(parsed.root(), "a playbook");
+        YamlSequence seq = src.sequence(parsed.root(), "a playbook");
         List<Play> plays = new ArrayList<>();
-        for (Node n : seq.getValue()) plays.add(play(src, n, file.toAbsolutePath().getParent()));
+        for (YamlNode n : seq.getValue()) plays.add(play(src, n, file.toAbsolutePath().getParent()));
         if (plays.isEmpty()) throw new InputError(display, 1, 1, "the playbook has no plays");
         return new Playbook(file, List.copyOf(plays));
     }
 
-    private Play play(YamlSource src, Node node, Path dir) {
-        MappingNode m = src.mapping(node, "a play");
+    private Play play(YamlSource src, YamlNode node, Path dir) {
+        YamlMapping m = src.mapping(node, "a play");
         String name = null;
         String hosts = null;
         Map<String, Object> vars = new LinkedHashMap<>();
@@ -71,13 +71,13 @@ public final class PlaybookLoader {
         String strategy = "linear";
         boolean noLog = false;
         Set<String> tags = new LinkedHashSet<>();
-        List<Node> pre = new ArrayList<>();
-        List<Node> main = new ArrayList<>();
-        List<Node> post = new ArrayList<>();
-        Node handlersNode = null;
-        for (NodeTuple t : m.getValue()) {
+        List<YamlNode> pre = new ArrayList<>();
+        List<YamlNode> main = new ArrayList<>();
+        List<YamlNode> post = new ArrayList<>();
+        YamlNode handlersNode = null;
+        for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
-            Node v = t.getValueNode();
+            YamlNode v = t.getValueNode();
             if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
             if (!PLAY_KEYS.contains(key)) {
                 throw src.error(t.getKeyNode(), "unknown play keyword '" + key + "'" + DidYouMean.hint(key, PLAY_KEYS));
@@ -114,8 +114,8 @@ public final class PlaybookLoader {
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
         List<Task> tasks = new ArrayList<>();
-        for (List<Node> part : List.of(pre, main, post)) {
-            for (Node n : part) tasks.addAll(taskList(src, n, tags, List.of(), false, noLog));
+        for (List<YamlNode> part : List.of(pre, main, post)) {
+            for (YamlNode n : part) tasks.addAll(taskList(src, n, tags, List.of(), false, noLog));
         }
         List<Task> handlers = handlersNode == null ? List.of()
                 : taskList(src, handlersNode, tags, List.of(), true, noLog);
@@ -146,23 +146,23 @@ public final class PlaybookLoader {
         }
     }
 
-    private List<Task> taskList(YamlSource src, Node n, Set<String> inheritedTags, List<Object> inheritedWhen,
+    private List<Task> taskList(YamlSource src, YamlNode n, Set<String> inheritedTags, List<Object> inheritedWhen,
                                 boolean handler, boolean inheritedNoLog) {
-        if (n instanceof ScalarNode s && s.getValue().isEmpty()) return List.of();
-        SequenceNode seq = src.sequence(n, "a task list");
+        if (n instanceof YamlScalar s && s.getValue().isEmpty()) return List.of();
+        YamlSequence seq = src.sequence(n, "a task list");
         List<Task> out = new ArrayList<>();
-        for (Node t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler, inheritedNoLog));
+        for (YamlNode t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler, inheritedNoLog));
         return out;
     }
 
-    private Task task(YamlSource src, Node node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler,
+    private Task task(YamlSource src, YamlNode node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler,
                       boolean inheritedNoLog) {
-        MappingNode m = src.mapping(node, "a task");
+        YamlMapping m = src.mapping(node, "a task");
         String name = null;
         String module = null;
-        Node moduleKey = null;
-        Node moduleValue = null;
-        Node argsNode = null;
+        YamlNode moduleKey = null;
+        YamlNode moduleValue = null;
+        YamlNode argsNode = null;
         List<Object> when = new ArrayList<>(inheritedWhen);
         Object loop = null;
         LoopControl lc = LoopControl.DEFAULT;
@@ -178,14 +178,14 @@ public final class PlaybookLoader {
         int delay = 5;
         boolean runOnce = false;
         Map<String, Object> vars = Map.of();
-        Node blockNode = null;
-        Node rescueNode = null;
-        Node alwaysNode = null;
+        YamlNode blockNode = null;
+        YamlNode rescueNode = null;
+        YamlNode alwaysNode = null;
         List<String> listen = List.of();
         boolean noLog = inheritedNoLog;
-        for (NodeTuple t : m.getValue()) {
+        for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
-            Node v = t.getValueNode();
+            YamlNode v = t.getValueNode();
             if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
             if (!TASK_KEYS.contains(key)) {
                 if (modules.find(key) == null) {
@@ -279,13 +279,13 @@ public final class PlaybookLoader {
                 List.of(), listen, noLog, mark);
     }
 
-    private Map<String, Object> args(YamlSource src, Module mod, String key, Node value, Node argsNode) {
+    private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode) {
         ArgSpec spec = mod.args();
         Map<String, Object> raw = new LinkedHashMap<>();
-        Map<String, Node> nodes = new LinkedHashMap<>();
-        if (value instanceof MappingNode mn) {
+        Map<String, YamlNode> nodes = new LinkedHashMap<>();
+        if (value instanceof YamlMapping mn) {
             collect(src, mn, raw, nodes);
-        } else if (value instanceof ScalarNode sn) {
+        } else if (value instanceof YamlScalar sn) {
             String text = sn.getValue();
             if (spec.isFreeForm()) {
                 if (!text.isBlank()) {
@@ -305,7 +305,7 @@ public final class PlaybookLoader {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : raw.entrySet()) {
             String canon = spec.canonical(e.getKey());
-            Node n = nodes.get(e.getKey());
+            YamlNode n = nodes.get(e.getKey());
             if (canon == null && spec.acceptsAnyKey()) {
                 checkArgTemplates(src, n, mod.name(), e.getKey(), e.getValue());
                 out.put(e.getKey(), e.getValue());
@@ -327,15 +327,15 @@ public final class PlaybookLoader {
         return out;
     }
 
-    private void collect(YamlSource src, MappingNode mn, Map<String, Object> raw, Map<String, Node> nodes) {
-        for (NodeTuple t : mn.getValue()) {
+    private void collect(YamlSource src, YamlMapping mn, Map<String, Object> raw, Map<String, YamlNode> nodes) {
+        for (YamlEntry t : mn.getValue()) {
             String k = src.scalar(t.getKeyNode(), "an argument name");
             raw.put(k, src.value(t.getValueNode()));
             nodes.put(k, t.getKeyNode());
         }
     }
 
-    private static void checkType(YamlSource src, Node n, String module, String arg, ArgSpec.Type type, Object v) {
+    private static void checkType(YamlSource src, YamlNode n, String module, String arg, ArgSpec.Type type, Object v) {
         if (v == null || type == null || type == ArgSpec.Type.ANY || Templar.isTemplate(v)) return;
         boolean ok = switch (type) {
             case STR -> !(v instanceof List || v instanceof Map);
@@ -358,7 +358,7 @@ public final class PlaybookLoader {
      * {@code var} is a variable path and {@code assert}'s {@code that} holds conditions, as the
      * executor reads them.
      */
-    private static void checkArgTemplates(YamlSource src, Node at, String module, String arg, Object value) {
+    private static void checkArgTemplates(YamlSource src, YamlNode at, String module, String arg, Object value) {
         if ("debug".equals(module) && "var".equals(arg)) return;
         try {
             if ("assert".equals(module) && "that".equals(arg)) Templar.get().checkCondition(value);
@@ -369,18 +369,18 @@ public final class PlaybookLoader {
     }
 
     /** Every scalar under a node, each reported at its own line. */
-    private static void checkTemplates(YamlSource src, Node n) {
-        if (n instanceof ScalarNode sn) {
+    private static void checkTemplates(YamlSource src, YamlNode n) {
+        if (n instanceof YamlScalar sn) {
             if (!Templar.isTemplate(sn.getValue()) && !sn.getValue().contains("{#")) return;
             try {
                 Templar.get().checkTemplate(sn.getValue());
             } catch (TemplateException e) {
                 throw src.error(n, e.getMessage());
             }
-        } else if (n instanceof SequenceNode seq) {
-            for (Node c : seq.getValue()) checkTemplates(src, c);
-        } else if (n instanceof MappingNode m) {
-            for (NodeTuple t : m.getValue()) {
+        } else if (n instanceof YamlSequence seq) {
+            for (YamlNode c : seq.getValue()) checkTemplates(src, c);
+        } else if (n instanceof YamlMapping m) {
+            for (YamlEntry t : m.getValue()) {
                 checkTemplates(src, t.getKeyNode());
                 checkTemplates(src, t.getValueNode());
             }
@@ -388,12 +388,12 @@ public final class PlaybookLoader {
     }
 
     /** A condition or a list of them, each reported at its own line. */
-    private static void checkConditions(YamlSource src, Node n) {
-        if (n instanceof SequenceNode seq) {
-            for (Node c : seq.getValue()) checkConditions(src, c);
+    private static void checkConditions(YamlSource src, YamlNode n) {
+        if (n instanceof YamlSequence seq) {
+            for (YamlNode c : seq.getValue()) checkConditions(src, c);
             return;
         }
-        if (!(n instanceof ScalarNode)) return;
+        if (!(n instanceof YamlScalar)) return;
         Object v = src.value(n);
         if (v == null || (v instanceof String str && str.isBlank())) return;
         try {
@@ -403,7 +403,7 @@ public final class PlaybookLoader {
         }
     }
 
-    private Map<String, Object> varsFile(YamlSource src, Node at, Path f) {
+    private Map<String, Object> varsFile(YamlSource src, YamlNode at, Path f) {
         if (!Files.isRegularFile(f)) throw src.error(at, "vars file not found: " + f);
         YamlSource.Parsed p = YamlSource.parse(f, f.toString());
         if (p.root() == null) return Map.of();
@@ -411,12 +411,12 @@ public final class PlaybookLoader {
         return stringMap(p.source(), p.root(), "a vars file");
     }
 
-    private static LoopControl loopControl(YamlSource src, Node v) {
-        MappingNode m = src.mapping(v, "'loop_control'");
+    private static LoopControl loopControl(YamlSource src, YamlNode v) {
+        YamlMapping m = src.mapping(v, "'loop_control'");
         String loopVar = "item";
         String index = null;
         String label = null;
-        for (NodeTuple t : m.getValue()) {
+        for (YamlEntry t : m.getValue()) {
             String k = src.scalar(t.getKeyNode(), "a loop_control key");
             switch (k) {
                 case "loop_var" -> loopVar = src.scalar(t.getValueNode(), k);
@@ -432,10 +432,10 @@ public final class PlaybookLoader {
         return new LoopControl(loopVar, index, label);
     }
 
-    private static String hostsPattern(YamlSource src, Node v) {
-        if (v instanceof SequenceNode s) {
+    private static String hostsPattern(YamlSource src, YamlNode v) {
+        if (v instanceof YamlSequence s) {
             List<String> parts = new ArrayList<>();
-            for (Node n : s.getValue()) parts.add(src.scalar(n, "a host pattern"));
+            for (YamlNode n : s.getValue()) parts.add(src.scalar(n, "a host pattern"));
             return String.join(":", parts);
         }
         String p = src.scalar(v, "'hosts'");
@@ -443,10 +443,10 @@ public final class PlaybookLoader {
         return p;
     }
 
-    private static List<Object> serial(YamlSource src, Node v) {
+    private static List<Object> serial(YamlSource src, YamlNode v) {
         List<Object> out = new ArrayList<>();
-        List<Node> items = v instanceof SequenceNode s ? s.getValue() : List.of(v);
-        for (Node n : items) {
+        List<YamlNode> items = v instanceof YamlSequence s ? s.getValue() : List.of(v);
+        for (YamlNode n : items) {
             String s = src.scalar(n, "'serial'");
             if (s.matches("\\d+")) {
                 int x = Integer.parseInt(s);
@@ -464,38 +464,38 @@ public final class PlaybookLoader {
         return List.copyOf(out);
     }
 
-    private static Integer percent(YamlSource src, Node v, String key) {
+    private static Integer percent(YamlSource src, YamlNode v, String key) {
         int p = integer(src, v, key);
         if (p < 0 || p > 100) throw src.error(v, "'" + key + "' must be 0-100, got '" + p + "'");
         return p;
     }
 
-    private static String str(YamlSource src, Node v, String key) {
+    private static String str(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must be a string");
         return o == null ? null : o.toString();
     }
 
-    private static boolean bool(YamlSource src, Node v, String key) {
+    private static boolean bool(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof Boolean b) return b;
         throw src.error(v, "'" + key + "' must be a boolean (yes/no/true/false), got '" + o + "'");
     }
 
-    private static int integer(YamlSource src, Node v, String key) {
+    private static int integer(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof Number n) return n.intValue();
         throw src.error(v, "'" + key + "' must be an integer, got '" + o + "'");
     }
 
-    private static List<Object> listOf(YamlSource src, Node v, String key) {
+    private static List<Object> listOf(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof List<?> l) return new ArrayList<>(l);
         if (o == null) throw src.error(v, "'" + key + "' is empty");
         return List.of(o);
     }
 
-    private static List<String> stringList(YamlSource src, Node v, String key) {
+    private static List<String> stringList(YamlSource src, YamlNode v, String key) {
         List<String> out = new ArrayList<>();
         for (Object o : listOf(src, v, key)) {
             if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must list strings");
@@ -504,7 +504,7 @@ public final class PlaybookLoader {
         return List.copyOf(out);
     }
 
-    private static List<String> tagList(YamlSource src, Node v) {
+    private static List<String> tagList(YamlSource src, YamlNode v) {
         Object o = src.value(v);
         if (o instanceof String s) {
             List<String> out = new ArrayList<>();
@@ -514,17 +514,17 @@ public final class PlaybookLoader {
         return stringList(src, v, "tags");
     }
 
-    private static List<Object> conditionList(YamlSource src, Node v) {
+    private static List<Object> conditionList(YamlSource src, YamlNode v) {
         Object o = src.value(v);
         if (o instanceof List<?> l) return new ArrayList<>(l);
         return new ArrayList<>(List.of(o == null ? "" : o));
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> stringMap(YamlSource src, Node v, String what) {
-        if (v instanceof ScalarNode s && s.getValue().isEmpty()) return Map.of();
-        MappingNode m = src.mapping(v, what);
-        for (NodeTuple t : m.getValue()) {
+    private static Map<String, Object> stringMap(YamlSource src, YamlNode v, String what) {
+        if (v instanceof YamlScalar s && s.getValue().isEmpty()) return Map.of();
+        YamlMapping m = src.mapping(v, what);
+        for (YamlEntry t : m.getValue()) {
             String k = src.scalar(t.getKeyNode(), "a variable name");
             if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw src.error(t.getKeyNode(), "'" + k + "' is not a valid variable name");

@@ -3,10 +3,10 @@ package io.rocectl.playbook;
 import io.rocectl.error.InputError;
 import io.rocectl.yaml.YamlFile;
 import io.rocectl.yaml.YamlReader;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
+import io.rocectl.yaml.YamlMapping;
+import io.rocectl.yaml.YamlNode;
+import io.rocectl.yaml.YamlScalar;
+import io.rocectl.yaml.YamlSequence;
 
 import java.nio.file.Path;
 
@@ -28,41 +28,41 @@ public final class YamlSource {
     }
 
     /** A parsed document: its root node and the source for marks and values. */
-    public record Parsed(YamlSource source, Node root) {}
+    public record Parsed(YamlSource source, YamlNode root) {}
 
     public String file() { return doc.file(); }
 
-    public Mark mark(Node n) {
-        return new Mark(doc.file(), doc.line(n), doc.column(n));
+    public Mark mark(YamlNode n) {
+        return new Mark(doc.file(), n.line(), n.column());
     }
 
-    public InputError error(Node n, String message) {
+    public InputError error(YamlNode n, String message) {
         return doc.error(n, message);
     }
 
     /** The Java value of a node: String, Boolean, Integer/Long, Double, List, Map, or null. */
-    public Object value(Node n) {
+    public Object value(YamlNode n) {
         return doc.value(n);
     }
 
-    public String scalar(Node n, String what) {
-        if (!(n instanceof ScalarNode s)) throw error(n, what + " must be a string, not a " + kind(n));
+    public String scalar(YamlNode n, String what) {
+        if (!(n instanceof YamlScalar s)) throw error(n, what + " must be a string, not a " + kind(n));
         return s.getValue();
     }
 
-    public MappingNode mapping(Node n, String what) {
-        if (!(n instanceof MappingNode m)) throw error(n, what + " must be a mapping, not a " + kind(n));
+    public YamlMapping mapping(YamlNode n, String what) {
+        if (!(n instanceof YamlMapping m)) throw error(n, what + " must be a mapping, not a " + kind(n));
         return m;
     }
 
-    public SequenceNode sequence(Node n, String what) {
-        if (!(n instanceof SequenceNode s)) throw error(n, what + " must be a list, not a " + kind(n));
+    public YamlSequence sequence(YamlNode n, String what) {
+        if (!(n instanceof YamlSequence s)) throw error(n, what + " must be a list, not a " + kind(n));
         return s;
     }
 
-    public static String kind(Node n) {
-        if (n instanceof MappingNode) return "mapping";
-        if (n instanceof SequenceNode) return "list";
-        return "scalar '" + ((ScalarNode) n).getValue() + "'";
+    public static String kind(YamlNode n) {
+        if (n instanceof YamlMapping) return "mapping";
+        if (n instanceof YamlSequence) return "list";
+        return "scalar '" + ((YamlScalar) n).getValue() + "'";
     }
 }

@@ -7,10 +7,14 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.Tag;
 
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One parsed YAML document: its node tree (every node keeps its line and column) and the plain
@@ -21,6 +25,7 @@ public final class YamlFile {
     private final String file;
     private final Node root;
     private final Values values;
+    private final Map<Node, YamlNode> wrapped = new IdentityHashMap<>();
 
     YamlFile(String file, Node root, LoaderOptions opts) {
         this.file = file;
@@ -31,17 +36,28 @@ public final class YamlFile {
     public String file() { return file; }
 
     /** The document's root node, null for an empty document. */
-    public Node root() { return root; }
+    public YamlNode root() { return root == null ? null : wrap(root); }
+
+    Node rawRoot() { return root; }
+
+    /** The one wrapper of a snakeyaml node (an alias and its anchor share it). */
+    synchronized YamlNode wrap(Node n) {
+        return wrapped.computeIfAbsent(n, x -> {
+            if (x instanceof MappingNode m) return new YamlMapping(this, m);
+            if (x instanceof SequenceNode s) return new YamlSequence(this, s);
+            return new YamlScalar(this, (ScalarNode) x);
+        });
+    }
 
     /** The plain value of the whole document (null when empty). */
     public Object value() {
-        return root == null ? null : value(root);
+        return root == null ? null : value(root());
     }
 
     /** The plain Java value of a node. */
-    public Object value(Node node) {
+    public Object value(YamlNode node) {
         try {
-            return values.construct(node);
+            return values.construct(node.raw);
         } catch (DuplicateKeyException e) {
             String key = e.getProblem().replaceFirst("^found duplicate key ", "");
             throw YamlReader.at(file, e.getProblemMark(), "duplicate key '" + key + "'");
@@ -51,23 +67,17 @@ public final class YamlFile {
     }
 
     /** Entries of a mapping with merge keys ({@code <<}) applied. */
-    public List<NodeTuple> entries(MappingNode node) {
-        values.flatten(node);
+    public List<YamlEntry> entries(YamlMapping node) {
+        values.flatten((MappingNode) node.raw);
         return node.getValue();
     }
 
-    /** 1-based line of a node. */
-    public int line(Node n) { return n.getStartMark().getLine() + 1; }
-
-    /** 1-based column of a node. */
-    public int column(Node n) { return n.getStartMark().getColumn() + 1; }
-
-    public InputError error(Node node, String message) {
-        return YamlReader.at(file, node == null ? null : node.getStartMark(), message);
+    public InputError error(YamlNode node, String message) {
+        return error(node == null ? null : node.raw, message);
     }
 
-    public static boolean isNull(Node node) {
-        return node == null || Tag.NULL.equals(node.getTag());
+    InputError error(Node node, String message) {
+        return YamlReader.at(file, node == null ? null : node.getStartMark(), message);
     }
 
     /** Safe constructor exposing construction of sub-trees; timestamps stay strings. */
