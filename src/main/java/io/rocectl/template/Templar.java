@@ -59,7 +59,7 @@ public final class Templar {
      * A trusted variable value that is itself a template (an inventory or extra variable such as
      * {@code "{{ base }}/conf"}), rendered with {@code vars} when a template looks it up, as
      * Ansible does. Values from hosts (facts, registered results, loop items) are never passed
-     * here: they are data. Modules that read the variable directly see its source text.
+     * here: they are data. Modules get the rendered value through {@link #resolved}.
      */
     public Object deferred(Object raw, Map<String, Object> vars) {
         if (!isTemplate(raw)) return raw;
