@@ -1,13 +1,9 @@
 package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
+import io.rocectl.yaml.YamlFile;
+import io.rocectl.yaml.YamlReader;
 
-import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,19 +19,10 @@ final class ExtraVars {
         for (String s : specs) {
             if (s.startsWith("@")) {
                 Path f = Path.of(s.substring(1));
-                try (Reader r = Files.newBufferedReader(f)) {
-                    out.putAll(asMap(yaml().load(r), s));
-                } catch (IOException e) {
-                    throw new InputError(f.toString(), 0, 0, "cannot read extra vars file: " + e.getMessage());
-                } catch (YAMLException e) {
-                    throw new InputError(f.toString(), 0, 0, "bad YAML: " + e.getMessage().split("\n")[0]);
-                }
+                if (!Files.isRegularFile(f)) throw new InputError(f.toString(), 0, 0, "extra vars file not found");
+                out.putAll(asMap(YamlReader.read(f, f.toString()), s));
             } else if (s.trim().startsWith("{")) {
-                try {
-                    out.putAll(asMap(yaml().load(s), s));
-                } catch (YAMLException e) {
-                    throw new InputError("option -e", 0, 0, "bad inline YAML/JSON '" + s + "'");
-                }
+                out.putAll(asMap(YamlReader.parse("option -e", s), s));
             } else {
                 for (String kv : s.trim().split("\\s+")) {
                     int eq = kv.indexOf('=');
@@ -48,15 +35,10 @@ final class ExtraVars {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> asMap(Object o, String where) {
+    private static Map<String, Object> asMap(YamlFile doc, String where) {
+        Object o = doc.value();
         if (o == null) return Map.of();
-        if (!(o instanceof Map)) throw new InputError("option -e", 0, 0, "'" + where + "' is not a mapping");
+        if (!(o instanceof Map)) throw doc.error(doc.root(), "'" + where + "' is not a mapping of variables");
         return (Map<String, Object>) o;
-    }
-
-    private static Yaml yaml() {
-        LoaderOptions lo = new LoaderOptions();
-        lo.setAllowDuplicateKeys(false);
-        return new Yaml(new SafeConstructor(lo));
     }
 }

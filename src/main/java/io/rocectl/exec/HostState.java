@@ -2,6 +2,7 @@ package io.rocectl.exec;
 
 import io.rocectl.event.HostStats;
 import io.rocectl.event.Status;
+import io.rocectl.template.Templar;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,9 +35,14 @@ final class HostState {
         return stats;
     }
 
-    /** inventory vars, then facts, then registered: what {@code hostvars[name]} shows. */
+    /**
+     * inventory vars, then facts, then registered: what {@code hostvars[name]} shows. Inventory
+     * templates render on lookup in this host's variables; facts and registered values are data.
+     */
     Map<String, Object> merged() {
-        Map<String, Object> m = new java.util.HashMap<>(inventoryVars);
+        Map<String, Object> m = new java.util.HashMap<>();
+        Templar templar = Templar.get();
+        for (Map.Entry<String, Object> e : inventoryVars.entrySet()) m.put(e.getKey(), templar.deferred(e.getValue(), m));
         m.putAll(facts);
         m.putAll(registered);
         m.put("inventory_hostname", name);

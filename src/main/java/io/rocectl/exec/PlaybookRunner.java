@@ -116,7 +116,10 @@ public final class PlaybookRunner {
     /** Variables a task sees on a host, lowest precedence first. */
     private Map<String, Object> varsFor(HostState h, Map<String, Object> playVars, List<String> playHosts,
                                         Map<String, Object> taskVars) {
-        Map<String, Object> v = new LinkedHashMap<>(h.inventoryVars);
+        Map<String, Object> v = new LinkedHashMap<>();
+        // trusted sources (inventory, -e) may hold templates, rendered when used; facts and
+        // registered results come from hosts and are data, never rendered
+        for (Map.Entry<String, Object> e : h.inventoryVars.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
         v.putAll(h.facts);
         v.put("inventory_hostname", h.name);
         v.put("inventory_hostname_short", h.name.split("\\.")[0]);
@@ -129,7 +132,7 @@ public final class PlaybookRunner {
         layer(v, playVars);
         layer(v, taskVars);
         v.putAll(h.registered);
-        v.putAll(opts.extraVars());
+        for (Map.Entry<String, Object> e : opts.extraVars().entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
         return v;
     }
 
@@ -185,7 +188,7 @@ public final class PlaybookRunner {
                 if (play.gatherFacts() && modules.find("setup") != null) {
                     Task setup = new Task("Gathering Facts", "setup", Map.of(), List.of(), null, LoopControl.DEFAULT,
                             null, null, null, false, List.of(), Set.of("always"), null, null, null, 0, false,
-                            Map.of(), List.of(), List.of(), List.of(), List.of(), play.mark());
+                            Map.of(), List.of(), List.of(), List.of(), List.of(), play.noLog(), play.mark());
                     runTasks(List.of(setup), batch, playVarsRaw);
                 }
                 List<Task> tasks = filterTags(play.tasks());
@@ -304,7 +307,7 @@ public final class PlaybookRunner {
                     notify(t, h, first.status());
                 }
             }
-            listener.onTaskEnd(t.displayName(), results);
+            listener.onTaskEnd(t.displayName(), shown(t, results));
             int failedNow = 0;
             for (HostResult r : results) if (r.status() == Status.FAILED) failedNow++;
             if (failedNow > 0 && play.anyErrorsFatal()) {
@@ -359,17 +362,17 @@ public final class PlaybookRunner {
                 hs.count(r.status());
                 if (r.status() == Status.FAILED) failed.add(h);
                 notify(t, h, r.status());
-                listener.onHostResult(hr);
+                listener.onHostResult(shown(t, hr));
                 all.add(hr);
             }
-            listener.onTaskEnd(t.displayName(), all);
+            listener.onTaskEnd(t.displayName(), shown(t, all));
         }
 
         private Controller controller(Map<String, Object> args, List<String> live, Map<String, Object> scopeVars) {
             return new Controller() {
                 @Override public List<String> hosts() { return List.copyOf(live); }
                 @Override public Map<String, Object> vars(String host) {
-                    return varsFor(hosts.get(host), scopeVars, playHosts, Map.of());
+                    return templar.resolved(varsFor(hosts.get(host), scopeVars, playHosts, Map.of()));
                 }
                 @Override public Map<String, Object> args() { return args; }
                 @Override public ConnectionPool pool() { return pool; }
@@ -411,7 +414,7 @@ public final class PlaybookRunner {
             if (r.status() == Status.FAILED) failed.add(host);
             if (r.status() == Status.UNREACHABLE) failed.add(host);
             notify(t, host, r.status());
-            listener.onHostResult(r);
+            listener.onHostResult(shown(t, r));
             return r;
         }
 
@@ -460,6 +463,18 @@ public final class PlaybookRunner {
             }
             return out;
         }
+    }
+
+    /** What the listeners (console, JSON) see of a result: all of it, or nothing under {@code no_log}. */
+    private static HostResult shown(Task t, HostResult r) {
+        return t.noLog() ? r.censored() : r;
+    }
+
+    private static List<HostResult> shown(Task t, List<HostResult> rs) {
+        if (!t.noLog()) return rs;
+        List<HostResult> out = new ArrayList<>(rs.size());
+        for (HostResult r : rs) out.add(r.censored());
+        return out;
     }
 
     private List<Task> filterTags(List<Task> tasks) {

@@ -127,7 +127,7 @@ final class TaskExecutor {
                     throw new ModuleException("interrupted while reconnecting");
                 }
             };
-            TaskContext ctx = new TaskContext(host.name, conn, args, vars, opts.check(), opts.diff(), become,
+            TaskContext ctx = new TaskContext(host.name, conn, args, templar.resolved(vars), opts.check(), opts.diff(), become,
                     opts.commandTimeout(), reconnect);
             try {
                 mr = module.run(ctx);

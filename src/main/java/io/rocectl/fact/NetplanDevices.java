@@ -1,13 +1,11 @@
 package io.rocectl.fact;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
+import io.rocectl.yaml.YamlReader;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The devices a netplan YAML file defines: id -> what it matches (pure; SnakeYAML safe loader). */
+/** The devices a netplan YAML file defines: id -> what it matches (pure; the one YAML reader, so a host's file has the same limits as ours). */
 public final class NetplanDevices {
     /** A netplan device definition: its section ("ethernets", "bonds", ...), match name and set-name. */
     public record Device(String id, String type, String matchName, String setName) {
@@ -27,9 +25,9 @@ public final class NetplanDevices {
         Map<String, Device> out = new LinkedHashMap<>();
         Object root;
         try {
-            root = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+            root = YamlReader.parse("netplan", yaml).value();
         } catch (RuntimeException e) {
-            throw new FactParseException("bad netplan YAML: " + e.getMessage(), e);
+            throw new FactParseException("bad netplan YAML: " + (e instanceof io.rocectl.error.InputError ie ? ie.oneLine() : e.getMessage()), e);
         }
         if (!(root instanceof Map<?, ?> r) || !(r.get("network") instanceof Map<?, ?> net)) return out;
         for (String t : TYPES) {

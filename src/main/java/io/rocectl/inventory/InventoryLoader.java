@@ -1,10 +1,9 @@
 package io.rocectl.inventory;
 
 import io.rocectl.error.InputError;
+import io.rocectl.yaml.YamlReader;
 import io.rocectl.hostset.NodeSet;
 import java.io.IOException;
-import java.nio.charset.MalformedInputException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -69,14 +68,7 @@ public final class InventoryLoader {
 
     private static void parseFile(Path f, InventoryBuilder b) {
         String file = f.toString();
-        String text;
-        try {
-            text = Files.readString(f, StandardCharsets.UTF_8);
-        } catch (MalformedInputException e) {
-            throw new InputError(file, 0, 0, "inventory is not UTF-8 text");
-        } catch (IOException e) {
-            throw new InputError(file, 0, 0, "cannot read inventory: " + e.getMessage());
-        }
+        String text = YamlReader.readText(f, file); // size limit, strict UTF-8 (INI too)
         String name = f.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".yml") || name.endsWith(".yaml") || name.endsWith(".json")) {
             YamlInventoryParser.parse(YamlDoc.parse(file, text), b);

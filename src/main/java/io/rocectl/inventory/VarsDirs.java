@@ -1,9 +1,8 @@
 package io.rocectl.inventory;
 
-import io.rocectl.error.InputError;
+import io.rocectl.yaml.YamlReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.yaml.snakeyaml.nodes.MappingNode;
+import io.rocectl.yaml.YamlMapping;
 
 /**
  * Reads a {@code group_vars/} or {@code host_vars/} directory as Ansible does: for a name
@@ -58,15 +57,10 @@ final class VarsDirs {
     }
 
     private static Map<String, Object> read(Path f) {
-        String text;
-        try {
-            text = Files.readString(f, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputError(f.toString(), 0, 0, "cannot read vars file: " + e.getMessage());
-        }
+        String text = YamlReader.readText(f, f.toString());
         YamlDoc doc = YamlDoc.parse(f.toString(), text);
         if (YamlDoc.isNull(doc.root())) return Map.of();
-        if (!(doc.root() instanceof MappingNode)) {
+        if (!(doc.root() instanceof YamlMapping)) {
             throw doc.error(doc.root(), "a vars file must be a mapping of variables, got " + YamlDoc.describe(doc.root()));
         }
         Map<String, Object> out = new LinkedHashMap<>();

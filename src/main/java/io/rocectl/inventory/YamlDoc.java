@@ -1,129 +1,70 @@
 package io.rocectl.inventory;
 
 import io.rocectl.error.InputError;
-import java.io.StringReader;
+import io.rocectl.yaml.YamlFile;
+import io.rocectl.yaml.YamlReader;
 import java.util.List;
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.DuplicateKeyException;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
-import org.yaml.snakeyaml.representer.Representer;
+import io.rocectl.yaml.YamlMapping;
+import io.rocectl.yaml.YamlNode;
+import io.rocectl.yaml.YamlEntry;
+import io.rocectl.yaml.YamlScalar;
+import io.rocectl.yaml.YamlSequence;
 
 /**
- * One YAML file read as a node tree with marks (for {@code file:line:col} errors) plus a safe
- * constructor for turning sub-trees into plain values. YAML 1.1 as Ansible reads it ({@code yes}
- * is a boolean), duplicate keys rejected, timestamps kept as strings. The only snakeyaml user of
- * this package.
+ * One YAML file read through the one {@link YamlReader} (limits, duplicate keys, YAML 1.1 as
+ * Ansible reads it, timestamps kept as strings) as a node tree with marks, for
+ * {@code file:line:col} errors.
  */
 final class YamlDoc {
-    private final String file;
-    private final Node root;
-    private final Values values;
+    private final YamlFile doc;
 
-    private YamlDoc(String file, Node root, Values values) {
-        this.file = file;
-        this.root = root;
-        this.values = values;
+    private YamlDoc(YamlFile doc) {
+        this.doc = doc;
     }
 
-    /** Parses and validates (duplicate keys) a whole document; an empty file has a null root. */
+    /** Parses and validates (limits, duplicate keys) a whole document; an empty file has a null root. */
     static YamlDoc parse(String file, String text) {
-        LoaderOptions options = new LoaderOptions();
-        options.setAllowDuplicateKeys(false);
-        Values values = new Values(options);
-        Yaml yaml = new Yaml(values, new Representer(new DumperOptions()), new DumperOptions(), options);
-        try {
-            Node root = yaml.compose(new StringReader(text));
-            YamlDoc doc = new YamlDoc(file, root, values);
-            if (root != null) doc.value(root);
-            return doc;
-        } catch (DuplicateKeyException e) {
-            String key = e.getProblem().replaceFirst("^found duplicate key ", "");
-            throw at(file, e.getProblemMark(), "duplicate key '" + key + "'");
-        } catch (MarkedYAMLException e) {
-            Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            String what = e.getProblem() != null ? e.getProblem() : e.getContext();
-            throw at(file, m, "YAML syntax error: " + what);
-        } catch (YAMLException e) {
-            throw new InputError(file, 0, 0, "YAML error: " + e.getMessage());
-        }
+        YamlDoc d = new YamlDoc(YamlReader.parse(file, text));
+        if (d.root() != null) d.value(d.root());
+        return d;
     }
 
-    Node root() {
-        return root;
+    YamlNode root() {
+        return doc.root();
     }
 
     String file() {
-        return file;
+        return doc.file();
     }
 
     /** The plain Java value of a node (Map, List, String, Integer, Boolean, Double, null...). */
-    Object value(Node node) {
-        try {
-            return values.construct(node);
-        } catch (DuplicateKeyException e) {
-            String key = e.getProblem().replaceFirst("^found duplicate key ", "");
-            throw at(file, e.getProblemMark(), "duplicate key '" + key + "'");
-        } catch (YAMLException e) {
-            throw error(node, "YAML error: " + e.getMessage());
-        }
+    Object value(YamlNode node) {
+        return doc.value(node);
     }
 
     /** Entries of a mapping with merge keys ({@code <<}) applied. */
-    List<NodeTuple> entries(MappingNode node) {
-        values.flatten(node);
-        return node.getValue();
+    List<YamlEntry> entries(YamlMapping node) {
+        return doc.entries(node);
     }
 
-    static boolean isNull(Node node) {
-        return node == null || Tag.NULL.equals(node.getTag());
+    static boolean isNull(YamlNode node) {
+        return YamlNode.isNull(node);
     }
 
     /** A scalar's text, or null for a non-scalar. */
-    static String text(Node node) {
-        return node instanceof ScalarNode s ? s.getValue() : null;
+    static String text(YamlNode node) {
+        return node instanceof YamlScalar s ? s.getValue() : null;
     }
 
     /** "a mapping", "a list", "a string '..'" for messages. */
-    static String describe(Node node) {
+    static String describe(YamlNode node) {
         if (isNull(node)) return "nothing";
-        if (node instanceof MappingNode) return "a mapping";
-        if (node instanceof SequenceNode) return "a list";
-        return "'" + ((ScalarNode) node).getValue() + "'";
+        if (node instanceof YamlMapping) return "a mapping";
+        if (node instanceof YamlSequence) return "a list";
+        return "'" + ((YamlScalar) node).getValue() + "'";
     }
 
-    InputError error(Node node, String message) {
-        return at(file, node == null ? null : node.getStartMark(), message);
-    }
-
-    private static InputError at(String file, Mark mark, String message) {
-        if (mark == null) return new InputError(file, 0, 0, message);
-        return new InputError(file, mark.getLine() + 1, mark.getColumn() + 1, message);
-    }
-
-    /** Safe constructor exposing construction of sub-trees; timestamps stay strings. */
-    private static final class Values extends SafeConstructor {
-        Values(LoaderOptions options) {
-            super(options);
-            this.yamlConstructors.put(Tag.TIMESTAMP, new ConstructYamlStr());
-        }
-
-        Object construct(Node node) {
-            return constructDocument(node);
-        }
-
-        void flatten(MappingNode node) {
-            flattenMapping(node);
-        }
+    InputError error(YamlNode node, String message) {
+        return doc.error(node, message);
     }
 }

@@ -5,10 +5,10 @@ import io.rocectl.error.InputError;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
+import io.rocectl.yaml.YamlMapping;
+import io.rocectl.yaml.YamlNode;
+import io.rocectl.yaml.YamlEntry;
+import io.rocectl.yaml.YamlScalar;
 
 /**
  * Ansible's YAML inventory format: top-level keys are groups (usually just {@code all}); a group
@@ -28,13 +28,13 @@ final class YamlInventoryParser {
     }
 
     static void parse(YamlDoc doc, InventoryBuilder b) {
-        Node root = doc.root();
+        YamlNode root = doc.root();
         if (YamlDoc.isNull(root)) return;
-        if (!(root instanceof MappingNode m)) {
+        if (!(root instanceof YamlMapping m)) {
             throw doc.error(root, "inventory must be a mapping of groups (such as 'all:'), got " + YamlDoc.describe(root));
         }
         YamlInventoryParser p = new YamlInventoryParser(doc, b);
-        for (NodeTuple t : doc.entries(m)) {
+        for (YamlEntry t : doc.entries(m)) {
             String name = p.groupName(t.getKeyNode());
             p.group(name, t.getValueNode());
         }
@@ -42,20 +42,20 @@ final class YamlInventoryParser {
 
     /** Whether a parsed document looks like a YAML inventory (a mapping of group mappings). */
     static boolean looksLikeInventory(YamlDoc doc) {
-        if (!(doc.root() instanceof MappingNode m)) return false;
+        if (!(doc.root() instanceof YamlMapping m)) return false;
         boolean any = false;
-        for (NodeTuple t : m.getValue()) {
-            Node v = t.getValueNode();
+        for (YamlEntry t : m.getValue()) {
+            YamlNode v = t.getValueNode();
             if (YamlDoc.isNull(v)) continue;
-            if (!(v instanceof MappingNode g)) return false;
-            for (NodeTuple k : g.getValue()) {
+            if (!(v instanceof YamlMapping g)) return false;
+            for (YamlEntry k : g.getValue()) {
                 if (GROUP_KEYS.contains(YamlDoc.text(k.getKeyNode()))) any = true;
             }
         }
         return any || m.getValue().stream().anyMatch(t -> "all".equals(YamlDoc.text(t.getKeyNode())));
     }
 
-    private String groupName(Node key) {
+    private String groupName(YamlNode key) {
         String name = YamlDoc.text(key);
         if (name == null || name.isBlank() || name.matches(".*[\\s:\\[\\],].*")) {
             throw doc.error(key, "bad group name " + YamlDoc.describe(key));
@@ -63,16 +63,16 @@ final class YamlInventoryParser {
         return name;
     }
 
-    private void group(String name, Node body) {
+    private void group(String name, YamlNode body) {
         b.group(name);
         if (YamlDoc.isNull(body)) return;
-        if (!(body instanceof MappingNode m)) {
+        if (!(body instanceof YamlMapping m)) {
             throw doc.error(body, "group '" + name + "' must be a mapping with hosts, children or vars, got "
                     + YamlDoc.describe(body));
         }
-        for (NodeTuple t : doc.entries(m)) {
+        for (YamlEntry t : doc.entries(m)) {
             String key = YamlDoc.text(t.getKeyNode());
-            Node value = t.getValueNode();
+            YamlNode value = t.getValueNode();
             if (key == null || !GROUP_KEYS.contains(key)) {
                 String k = key == null ? YamlDoc.describe(t.getKeyNode()) : key;
                 String hint = DidYouMean.hint(k, GROUP_KEYS);
@@ -80,39 +80,39 @@ final class YamlInventoryParser {
                         + (hint.isEmpty() ? " (expected hosts, children or vars)" : hint));
             }
             if (YamlDoc.isNull(value)) continue;
-            if (key.equals("hosts") && value instanceof ScalarNode s) {
+            if (key.equals("hosts") && value instanceof YamlScalar s) {
                 host(name, s, null);
                 continue;
             }
-            if (!(value instanceof MappingNode mv)) {
+            if (!(value instanceof YamlMapping mv)) {
                 throw doc.error(value, "'" + key + "' of group '" + name + "' must be a mapping, got "
                         + YamlDoc.describe(value));
             }
             switch (key) {
                 case "vars" -> vars(name, mv);
                 case "hosts" -> {
-                    for (NodeTuple h : doc.entries(mv)) host(name, h.getKeyNode(), h.getValueNode());
+                    for (YamlEntry h : doc.entries(mv)) host(name, h.getKeyNode(), h.getValueNode());
                 }
                 default -> {
-                    for (NodeTuple c : doc.entries(mv)) {
+                    for (YamlEntry c : doc.entries(mv)) {
                         String child = groupName(c.getKeyNode());
                         group(child, c.getValueNode());
-                        Node k = c.getKeyNode();
-                        b.link(name, child, doc.file(), k.getStartMark().getLine() + 1, k.getStartMark().getColumn() + 1);
+                        YamlNode k = c.getKeyNode();
+                        b.link(name, child, doc.file(), k.line(), k.column());
                     }
                 }
             }
         }
     }
 
-    private void vars(String group, MappingNode m) {
+    private void vars(String group, YamlMapping m) {
         Object v = doc.value(m);
         @SuppressWarnings("unchecked")
         Map<Object, Object> map = (Map<Object, Object>) v;
         for (Map.Entry<Object, Object> e : map.entrySet()) b.group(group).vars.put(String.valueOf(e.getKey()), e.getValue());
     }
 
-    private void host(String group, Node key, Node vars) {
+    private void host(String group, YamlNode key, YamlNode vars) {
         String token = YamlDoc.text(key);
         if (token == null || token.isBlank()) throw doc.error(key, "bad host name " + YamlDoc.describe(key));
         HostSpec spec;
@@ -124,7 +124,7 @@ final class YamlInventoryParser {
         Map<String, Object> hv = new LinkedHashMap<>();
         if (spec.port() != null) hv.put("ansible_port", spec.port());
         if (!YamlDoc.isNull(vars)) {
-            if (!(vars instanceof MappingNode)) {
+            if (!(vars instanceof YamlMapping)) {
                 throw doc.error(vars, "vars of host '" + token + "' must be a mapping, got " + YamlDoc.describe(vars));
             }
             @SuppressWarnings("unchecked")

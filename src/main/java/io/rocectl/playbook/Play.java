@@ -10,8 +10,9 @@ import java.util.Set;
  * @param serial             batch sizes as written (numbers or "NN%"), empty for all at once
  * @param maxFailPercentage  null when unset
  * @param become             null when not set
+ * @param noLog              {@code no_log} at play level (its tasks inherit it; also hides fact gathering)
  */
 public record Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
                    List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
-                   List<Task> tasks, List<Task> handlers, Set<String> tags, Mark mark) {
+                   List<Task> tasks, List<Task> handlers, Set<String> tags, boolean noLog, Mark mark) {
 }

@@ -6,11 +6,12 @@ import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.template.Templar;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
+import io.rocectl.template.TemplateException;
+import io.rocectl.yaml.YamlMapping;
+import io.rocectl.yaml.YamlNode;
+import io.rocectl.yaml.YamlEntry;
+import io.rocectl.yaml.YamlScalar;
+import io.rocectl.yaml.YamlSequence;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ import java.util.TreeSet;
 public final class PlaybookLoader {
     static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
-            "handlers", "tags", "remote_user", "become_user");
+            "handlers", "tags", "remote_user", "become_user", "no_log");
     static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
             "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user");
@@ -50,15 +51,15 @@ public final class PlaybookLoader {
         YamlSource.Parsed parsed = YamlSource.parse(file, display);
         YamlSource src = parsed.source();
         if (parsed.root() == null) throw new InputError(display, 1, 1, "the playbook is empty");
-        SequenceNode seq = src.sequence(parsed.root(), "a playbook");
+        YamlSequence seq = src.sequence(parsed.root(), "a playbook");
         List<Play> plays = new ArrayList<>();
-        for (Node n : seq.getValue()) plays.add(play(src, n, file.toAbsolutePath().getParent()));
+        for (YamlNode n : seq.getValue()) plays.add(play(src, n, file.toAbsolutePath().getParent()));
         if (plays.isEmpty()) throw new InputError(display, 1, 1, "the playbook has no plays");
         return new Playbook(file, List.copyOf(plays));
     }
 
-    private Play play(YamlSource src, Node node, Path dir) {
-        MappingNode m = src.mapping(node, "a play");
+    private Play play(YamlSource src, YamlNode node, Path dir) {
+        YamlMapping m = src.mapping(node, "a play");
         String name = null;
         String hosts = null;
         Map<String, Object> vars = new LinkedHashMap<>();
@@ -68,14 +69,15 @@ public final class PlaybookLoader {
         Integer maxFail = null;
         boolean anyFatal = false;
         String strategy = "linear";
+        boolean noLog = false;
         Set<String> tags = new LinkedHashSet<>();
-        List<Node> pre = new ArrayList<>();
-        List<Node> main = new ArrayList<>();
-        List<Node> post = new ArrayList<>();
-        Node handlersNode = null;
-        for (NodeTuple t : m.getValue()) {
+        List<YamlNode> pre = new ArrayList<>();
+        List<YamlNode> main = new ArrayList<>();
+        List<YamlNode> post = new ArrayList<>();
+        YamlNode handlersNode = null;
+        for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
-            Node v = t.getValueNode();
+            YamlNode v = t.getValueNode();
             if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
             if (!PLAY_KEYS.contains(key)) {
                 throw src.error(t.getKeyNode(), "unknown play keyword '" + key + "'" + DidYouMean.hint(key, PLAY_KEYS));
@@ -83,7 +85,10 @@ public final class PlaybookLoader {
             switch (key) {
                 case "name" -> name = str(src, v, key);
                 case "hosts" -> hosts = hostsPattern(src, v);
-                case "vars" -> vars.putAll(stringMap(src, v, "vars"));
+                case "vars" -> {
+                    checkTemplates(src, v);
+                    vars.putAll(stringMap(src, v, "vars"));
+                }
                 case "vars_files" -> {
                     for (Object f : listOf(src, v, key)) vars.putAll(varsFile(src, v, dir.resolve(String.valueOf(f))));
                 }
@@ -103,15 +108,17 @@ public final class PlaybookLoader {
                 case "tasks" -> main.add(v);
                 case "post_tasks" -> post.add(v);
                 case "handlers" -> handlersNode = v;
+                case "no_log" -> noLog = bool(src, v, key);
                 default -> { /* remote_user, become_user: accepted, resolved from inventory/options */ }
             }
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
         List<Task> tasks = new ArrayList<>();
-        for (List<Node> part : List.of(pre, main, post)) {
-            for (Node n : part) tasks.addAll(taskList(src, n, tags, List.of(), false));
+        for (List<YamlNode> part : List.of(pre, main, post)) {
+            for (YamlNode n : part) tasks.addAll(taskList(src, n, tags, List.of(), false, noLog));
         }
-        List<Task> handlers = handlersNode == null ? List.of() : taskList(src, handlersNode, tags, List.of(), true);
+        List<Task> handlers = handlersNode == null ? List.of()
+                : taskList(src, handlersNode, tags, List.of(), true, noLog);
         Set<String> handlerNames = new TreeSet<>();
         for (Task h : handlers) {
             if (h.name() != null) handlerNames.add(h.name());
@@ -119,7 +126,7 @@ public final class PlaybookLoader {
         }
         checkNotify(src, tasks, handlerNames);
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
-                strategy, List.copyOf(tasks), List.copyOf(handlers), Set.copyOf(tags), src.mark(node));
+                strategy, List.copyOf(tasks), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node));
     }
 
     private void checkNotify(YamlSource src, List<Task> tasks, Set<String> handlers) {
@@ -139,22 +146,23 @@ public final class PlaybookLoader {
         }
     }
 
-    private List<Task> taskList(YamlSource src, Node n, Set<String> inheritedTags, List<Object> inheritedWhen,
-                                boolean handler) {
-        if (n instanceof ScalarNode s && s.getValue().isEmpty()) return List.of();
-        SequenceNode seq = src.sequence(n, "a task list");
+    private List<Task> taskList(YamlSource src, YamlNode n, Set<String> inheritedTags, List<Object> inheritedWhen,
+                                boolean handler, boolean inheritedNoLog) {
+        if (n instanceof YamlScalar s && s.getValue().isEmpty()) return List.of();
+        YamlSequence seq = src.sequence(n, "a task list");
         List<Task> out = new ArrayList<>();
-        for (Node t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler));
+        for (YamlNode t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler, inheritedNoLog));
         return out;
     }
 
-    private Task task(YamlSource src, Node node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler) {
-        MappingNode m = src.mapping(node, "a task");
+    private Task task(YamlSource src, YamlNode node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler,
+                      boolean inheritedNoLog) {
+        YamlMapping m = src.mapping(node, "a task");
         String name = null;
         String module = null;
-        Node moduleKey = null;
-        Node moduleValue = null;
-        Node argsNode = null;
+        YamlNode moduleKey = null;
+        YamlNode moduleValue = null;
+        YamlNode argsNode = null;
         List<Object> when = new ArrayList<>(inheritedWhen);
         Object loop = null;
         LoopControl lc = LoopControl.DEFAULT;
@@ -170,13 +178,14 @@ public final class PlaybookLoader {
         int delay = 5;
         boolean runOnce = false;
         Map<String, Object> vars = Map.of();
-        Node blockNode = null;
-        Node rescueNode = null;
-        Node alwaysNode = null;
+        YamlNode blockNode = null;
+        YamlNode rescueNode = null;
+        YamlNode alwaysNode = null;
         List<String> listen = List.of();
-        for (NodeTuple t : m.getValue()) {
+        boolean noLog = inheritedNoLog;
+        for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
-            Node v = t.getValueNode();
+            YamlNode v = t.getValueNode();
             if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
             if (!TASK_KEYS.contains(key)) {
                 if (modules.find(key) == null) {
@@ -195,13 +204,17 @@ public final class PlaybookLoader {
             }
             switch (key) {
                 case "name" -> name = str(src, v, key);
-                case "when" -> when.addAll(conditionList(src, v));
+                case "when" -> {
+                    checkConditions(src, v);
+                    when.addAll(conditionList(src, v));
+                }
                 case "loop", "with_items" -> {
                     if (loop != null) throw src.error(t.getKeyNode(), "task has both 'loop' and 'with_items'");
                     loop = src.value(v);
                     if (loop == null || !(loop instanceof List || Templar.isTemplate(loop))) {
                         throw src.error(v, "'" + key + "' must be a list or a template, not " + YamlSource.kind(v));
                     }
+                    checkTemplates(src, v);
                 }
                 case "loop_control" -> lc = loopControl(src, v);
                 case "register" -> {
@@ -210,33 +223,47 @@ public final class PlaybookLoader {
                         throw src.error(v, "'register' must be a variable name, not '" + register + "'");
                     }
                 }
-                case "changed_when" -> changedWhen = src.value(v);
-                case "failed_when" -> failedWhen = src.value(v);
+                case "changed_when" -> {
+                    checkConditions(src, v);
+                    changedWhen = src.value(v);
+                }
+                case "failed_when" -> {
+                    checkConditions(src, v);
+                    failedWhen = src.value(v);
+                }
                 case "ignore_errors" -> ignore = bool(src, v, key);
                 case "notify" -> notify = stringList(src, v, key);
                 case "tags" -> tags.addAll(tagList(src, v));
                 case "become" -> become = bool(src, v, key);
                 case "retries" -> retries = integer(src, v, key);
-                case "until" -> until = src.value(v);
+                case "until" -> {
+                    checkConditions(src, v);
+                    until = src.value(v);
+                }
                 case "delay" -> delay = integer(src, v, key);
                 case "run_once" -> runOnce = bool(src, v, key);
-                case "vars" -> vars = stringMap(src, v, "vars");
+                case "vars" -> {
+                    checkTemplates(src, v);
+                    vars = stringMap(src, v, "vars");
+                }
                 case "block" -> blockNode = v;
                 case "rescue" -> rescueNode = v;
                 case "always" -> alwaysNode = v;
                 case "args" -> argsNode = v;
                 case "listen" -> listen = stringList(src, v, key);
-                default -> { /* no_log, become_user: accepted */ }
+                case "no_log" -> noLog = bool(src, v, key);
+                default -> { /* become_user: accepted */ }
             }
         }
         Mark mark = src.mark(node);
         if (blockNode != null) {
             if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
-            List<Task> block = taskList(src, blockNode, tags, when, handler);
-            List<Task> rescue = rescueNode == null ? List.of() : taskList(src, rescueNode, tags, when, handler);
-            List<Task> always = alwaysNode == null ? List.of() : taskList(src, alwaysNode, tags, when, handler);
+            List<Task> block = taskList(src, blockNode, tags, when, handler, noLog);
+            List<Task> rescue = rescueNode == null ? List.of() : taskList(src, rescueNode, tags, when, handler, noLog);
+            List<Task> always = alwaysNode == null ? List.of() : taskList(src, alwaysNode, tags, when, handler, noLog);
             return new Task(name, null, Map.of(), List.copyOf(when), null, lc, null, null, null, ignore, List.of(),
-                    Set.copyOf(tags), become, null, null, 0, runOnce, vars, block, rescue, always, List.of(), mark);
+                    Set.copyOf(tags), become, null, null, 0, runOnce, vars, block, rescue, always, List.of(), noLog,
+                    mark);
         }
         if (rescueNode != null || alwaysNode != null) {
             throw src.error(rescueNode != null ? rescueNode : alwaysNode, "'rescue'/'always' need a 'block'");
@@ -249,16 +276,16 @@ public final class PlaybookLoader {
         Map<String, Object> args = args(src, mod, module, moduleValue, argsNode);
         return new Task(name, mod.name(), args, List.copyOf(when), loop, lc, register, changedWhen, failedWhen, ignore,
                 notify, Set.copyOf(tags), become, retries, until, delay, runOnce, vars, List.of(), List.of(),
-                List.of(), listen, mark);
+                List.of(), listen, noLog, mark);
     }
 
-    private Map<String, Object> args(YamlSource src, Module mod, String key, Node value, Node argsNode) {
+    private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode) {
         ArgSpec spec = mod.args();
         Map<String, Object> raw = new LinkedHashMap<>();
-        Map<String, Node> nodes = new LinkedHashMap<>();
-        if (value instanceof MappingNode mn) {
+        Map<String, YamlNode> nodes = new LinkedHashMap<>();
+        if (value instanceof YamlMapping mn) {
             collect(src, mn, raw, nodes);
-        } else if (value instanceof ScalarNode sn) {
+        } else if (value instanceof YamlScalar sn) {
             String text = sn.getValue();
             if (spec.isFreeForm()) {
                 if (!text.isBlank()) {
@@ -278,8 +305,9 @@ public final class PlaybookLoader {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : raw.entrySet()) {
             String canon = spec.canonical(e.getKey());
-            Node n = nodes.get(e.getKey());
+            YamlNode n = nodes.get(e.getKey());
             if (canon == null && spec.acceptsAnyKey()) {
+                checkArgTemplates(src, n, mod.name(), e.getKey(), e.getValue());
                 out.put(e.getKey(), e.getValue());
                 continue;
             }
@@ -288,6 +316,7 @@ public final class PlaybookLoader {
                         + DidYouMean.hint(e.getKey(), spec.allNames()));
             }
             checkType(src, n, key, e.getKey(), spec.types().get(canon), e.getValue());
+            checkArgTemplates(src, n, mod.name(), canon, e.getValue());
             out.put(canon, e.getValue());
         }
         for (String req : spec.required()) {
@@ -298,15 +327,15 @@ public final class PlaybookLoader {
         return out;
     }
 
-    private void collect(YamlSource src, MappingNode mn, Map<String, Object> raw, Map<String, Node> nodes) {
-        for (NodeTuple t : mn.getValue()) {
+    private void collect(YamlSource src, YamlMapping mn, Map<String, Object> raw, Map<String, YamlNode> nodes) {
+        for (YamlEntry t : mn.getValue()) {
             String k = src.scalar(t.getKeyNode(), "an argument name");
             raw.put(k, src.value(t.getValueNode()));
             nodes.put(k, t.getKeyNode());
         }
     }
 
-    private static void checkType(YamlSource src, Node n, String module, String arg, ArgSpec.Type type, Object v) {
+    private static void checkType(YamlSource src, YamlNode n, String module, String arg, ArgSpec.Type type, Object v) {
         if (v == null || type == null || type == ArgSpec.Type.ANY || Templar.isTemplate(v)) return;
         boolean ok = switch (type) {
             case STR -> !(v instanceof List || v instanceof Map);
@@ -323,24 +352,79 @@ public final class PlaybookLoader {
         }
     }
 
-    private Map<String, Object> varsFile(YamlSource src, Node at, Path f) {
+    /**
+     * Template syntax is checked here, at load time, so a typo is exit 5 with its place before
+     * any host is contacted; undefined variables stay a run-time matter. {@code debug}'s
+     * {@code var} is a variable path and {@code assert}'s {@code that} holds conditions, as the
+     * executor reads them.
+     */
+    private static void checkArgTemplates(YamlSource src, YamlNode at, String module, String arg, Object value) {
+        if ("debug".equals(module) && "var".equals(arg)) return;
+        try {
+            if ("assert".equals(module) && "that".equals(arg)) Templar.get().checkCondition(value);
+            else Templar.get().checkTemplate(value);
+        } catch (TemplateException e) {
+            throw src.error(at, e.getMessage());
+        }
+    }
+
+    /** Every scalar under a node, each reported at its own line. */
+    private static void checkTemplates(YamlSource src, YamlNode n) {
+        if (n instanceof YamlScalar sn) {
+            if (!Templar.isTemplate(sn.getValue()) && !sn.getValue().contains("{#")) return;
+            try {
+                Templar.get().checkTemplate(sn.getValue());
+            } catch (TemplateException e) {
+                throw src.error(n, e.getMessage());
+            }
+        } else if (n instanceof YamlSequence seq) {
+            for (YamlNode c : seq.getValue()) checkTemplates(src, c);
+        } else if (n instanceof YamlMapping m) {
+            for (YamlEntry t : m.getValue()) {
+                checkTemplates(src, t.getKeyNode());
+                checkTemplates(src, t.getValueNode());
+            }
+        }
+    }
+
+    /** A condition or a list of them, each reported at its own line. */
+    private static void checkConditions(YamlSource src, YamlNode n) {
+        if (n instanceof YamlSequence seq) {
+            for (YamlNode c : seq.getValue()) checkConditions(src, c);
+            return;
+        }
+        if (!(n instanceof YamlScalar)) return;
+        Object v = src.value(n);
+        if (v == null || (v instanceof String str && str.isBlank())) return;
+        try {
+            Templar.get().checkCondition(v);
+        } catch (TemplateException e) {
+            throw src.error(n, e.getMessage());
+        }
+    }
+
+    private Map<String, Object> varsFile(YamlSource src, YamlNode at, Path f) {
         if (!Files.isRegularFile(f)) throw src.error(at, "vars file not found: " + f);
         YamlSource.Parsed p = YamlSource.parse(f, f.toString());
         if (p.root() == null) return Map.of();
+        checkTemplates(p.source(), p.root());
         return stringMap(p.source(), p.root(), "a vars file");
     }
 
-    private static LoopControl loopControl(YamlSource src, Node v) {
-        MappingNode m = src.mapping(v, "'loop_control'");
+    private static LoopControl loopControl(YamlSource src, YamlNode v) {
+        YamlMapping m = src.mapping(v, "'loop_control'");
         String loopVar = "item";
         String index = null;
         String label = null;
-        for (NodeTuple t : m.getValue()) {
+        for (YamlEntry t : m.getValue()) {
             String k = src.scalar(t.getKeyNode(), "a loop_control key");
             switch (k) {
                 case "loop_var" -> loopVar = src.scalar(t.getValueNode(), k);
                 case "index_var" -> index = src.scalar(t.getValueNode(), k);
-                case "label" -> label = src.scalar(t.getValueNode(), k);
+                case "label" -> {
+                    label = src.scalar(t.getValueNode(), k);
+                    checkTemplates(src, t.getValueNode());
+                }
                 default -> throw src.error(t.getKeyNode(), "unknown loop_control key '" + k + "'"
                         + DidYouMean.hint(k, List.of("loop_var", "index_var", "label")));
             }
@@ -348,10 +432,10 @@ public final class PlaybookLoader {
         return new LoopControl(loopVar, index, label);
     }
 
-    private static String hostsPattern(YamlSource src, Node v) {
-        if (v instanceof SequenceNode s) {
+    private static String hostsPattern(YamlSource src, YamlNode v) {
+        if (v instanceof YamlSequence s) {
             List<String> parts = new ArrayList<>();
-            for (Node n : s.getValue()) parts.add(src.scalar(n, "a host pattern"));
+            for (YamlNode n : s.getValue()) parts.add(src.scalar(n, "a host pattern"));
             return String.join(":", parts);
         }
         String p = src.scalar(v, "'hosts'");
@@ -359,10 +443,10 @@ public final class PlaybookLoader {
         return p;
     }
 
-    private static List<Object> serial(YamlSource src, Node v) {
+    private static List<Object> serial(YamlSource src, YamlNode v) {
         List<Object> out = new ArrayList<>();
-        List<Node> items = v instanceof SequenceNode s ? s.getValue() : List.of(v);
-        for (Node n : items) {
+        List<YamlNode> items = v instanceof YamlSequence s ? s.getValue() : List.of(v);
+        for (YamlNode n : items) {
             String s = src.scalar(n, "'serial'");
             if (s.matches("\\d+")) {
                 int x = Integer.parseInt(s);
@@ -373,44 +457,45 @@ public final class PlaybookLoader {
             } else if (!Templar.isTemplate(s)) {
                 throw src.error(n, "'serial' must be a number or a percentage, got '" + s + "'");
             } else {
+                checkTemplates(src, n);
                 out.add(s);
             }
         }
         return List.copyOf(out);
     }
 
-    private static Integer percent(YamlSource src, Node v, String key) {
+    private static Integer percent(YamlSource src, YamlNode v, String key) {
         int p = integer(src, v, key);
         if (p < 0 || p > 100) throw src.error(v, "'" + key + "' must be 0-100, got '" + p + "'");
         return p;
     }
 
-    private static String str(YamlSource src, Node v, String key) {
+    private static String str(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must be a string");
         return o == null ? null : o.toString();
     }
 
-    private static boolean bool(YamlSource src, Node v, String key) {
+    private static boolean bool(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof Boolean b) return b;
         throw src.error(v, "'" + key + "' must be a boolean (yes/no/true/false), got '" + o + "'");
     }
 
-    private static int integer(YamlSource src, Node v, String key) {
+    private static int integer(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof Number n) return n.intValue();
         throw src.error(v, "'" + key + "' must be an integer, got '" + o + "'");
     }
 
-    private static List<Object> listOf(YamlSource src, Node v, String key) {
+    private static List<Object> listOf(YamlSource src, YamlNode v, String key) {
         Object o = src.value(v);
         if (o instanceof List<?> l) return new ArrayList<>(l);
         if (o == null) throw src.error(v, "'" + key + "' is empty");
         return List.of(o);
     }
 
-    private static List<String> stringList(YamlSource src, Node v, String key) {
+    private static List<String> stringList(YamlSource src, YamlNode v, String key) {
         List<String> out = new ArrayList<>();
         for (Object o : listOf(src, v, key)) {
             if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must list strings");
@@ -419,7 +504,7 @@ public final class PlaybookLoader {
         return List.copyOf(out);
     }
 
-    private static List<String> tagList(YamlSource src, Node v) {
+    private static List<String> tagList(YamlSource src, YamlNode v) {
         Object o = src.value(v);
         if (o instanceof String s) {
             List<String> out = new ArrayList<>();
@@ -429,17 +514,17 @@ public final class PlaybookLoader {
         return stringList(src, v, "tags");
     }
 
-    private static List<Object> conditionList(YamlSource src, Node v) {
+    private static List<Object> conditionList(YamlSource src, YamlNode v) {
         Object o = src.value(v);
         if (o instanceof List<?> l) return new ArrayList<>(l);
         return new ArrayList<>(List.of(o == null ? "" : o));
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> stringMap(YamlSource src, Node v, String what) {
-        if (v instanceof ScalarNode s && s.getValue().isEmpty()) return Map.of();
-        MappingNode m = src.mapping(v, what);
-        for (NodeTuple t : m.getValue()) {
+    private static Map<String, Object> stringMap(YamlSource src, YamlNode v, String what) {
+        if (v instanceof YamlScalar s && s.getValue().isEmpty()) return Map.of();
+        YamlMapping m = src.mapping(v, what);
+        for (YamlEntry t : m.getValue()) {
             String k = src.scalar(t.getKeyNode(), "a variable name");
             if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw src.error(t.getKeyNode(), "'" + k + "' is not a valid variable name");
