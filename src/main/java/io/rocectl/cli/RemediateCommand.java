@@ -77,6 +77,7 @@ public final class RemediateCommand implements Callable<Integer> {
     String syslog;
 
     @Override
+    @SuppressWarnings("try") // the lock is held by being open for the run
     public Integer call() throws Exception {
         boolean json = out.json();
         if (maxRounds < 0) throw new InputError("option --max-rounds", 0, 0, "must be 0 or more");

@@ -81,6 +81,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** Runs with interrupt handling; returns the exit code. */
+    @SuppressWarnings("try") // the signal handler is installed by being open for the run
     static int run(Fleet fleet, Playbook pb, RunOptions opts, RunListener listener) throws InterruptedException {
         Cancel cancel = new Cancel();
         PlaybookRunner runner = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts, listener, cancel);

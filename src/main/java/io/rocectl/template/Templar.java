@@ -5,6 +5,7 @@ import com.hubspot.jinjava.JinjavaConfig;
 import com.hubspot.jinjava.el.JinjavaELContext;
 import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
 import com.hubspot.jinjava.interpret.FatalTemplateErrorsException;
+import com.hubspot.jinjava.interpret.AutoCloseableSupplier;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.interpret.LazyExpression;
 import com.hubspot.jinjava.interpret.RenderResult;
@@ -135,11 +136,11 @@ public final class Templar {
     }
 
     /** Evaluates a bare Jinja expression (as in {@code when:}) to a Java value. */
+    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     public Object eval(String expr, Map<String, Object> vars) {
         JinjavaInterpreter in = jinjava.newInterpreter();
         in.getContext().putAll(vars);
-        JinjavaInterpreter.pushCurrent(in);
-        try {
+        try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             Object o = in.resolveELExpression(expr, 1);
             for (TemplateError e : in.getErrors()) {
                 if (e.getSeverity() == TemplateError.ErrorType.FATAL) {
@@ -153,8 +154,6 @@ public final class Templar {
             throw e;
         } catch (RuntimeException e) {
             throw new TemplateException("expression '" + abbreviate(expr) + "': " + cleanMessage(e.getMessage()));
-        } finally {
-            JinjavaInterpreter.popCurrent();
         }
     }
 
@@ -213,11 +212,11 @@ public final class Templar {
     }
 
     /** Checks a bare expression's syntax. */
+    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     public void checkExpression(String expr) {
         if (expr.isBlank()) throw new TemplateException("empty expression");
         JinjavaInterpreter in = jinjava.newInterpreter();
-        JinjavaInterpreter.pushCurrent(in);
-        try {
+        try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             jinjava.getExpressionFactory().createValueExpression(
                     new JinjavaELContext(in, new JinjavaInterpreterResolver(in)), "#{" + expr.trim() + "}", Object.class);
         } catch (TreeBuilderException e) {
@@ -225,11 +224,10 @@ public final class Templar {
                     + syntaxMessage(e, expr.trim()));
         } catch (RuntimeException e) {
             // not syntax: an unknown function and the like fail when the template runs
-        } finally {
-            JinjavaInterpreter.popCurrent();
         }
     }
 
+    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     private void checkTemplateString(String s) {
         if (!isTemplate(s) && !s.contains("{#")) return;
         Matcher m = SINGLE.matcher(s);
@@ -239,13 +237,10 @@ public final class Templar {
         }
         JinjavaInterpreter in = jinjava.newInterpreter();
         Node root;
-        JinjavaInterpreter.pushCurrent(in);
-        try {
+        try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             root = in.parse(s);
         } catch (RuntimeException e) {
             throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(e.getMessage()));
-        } finally {
-            JinjavaInterpreter.popCurrent();
         }
         for (TemplateError e : in.getErrors()) {
             if (e.getReason() == TemplateError.ErrorReason.SYNTAX_ERROR || e.getSeverity() == TemplateError.ErrorType.FATAL) {

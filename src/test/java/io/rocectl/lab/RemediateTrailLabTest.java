@@ -89,7 +89,7 @@ class RemediateTrailLabTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws java.io.IOException {
             server.close();
             pool.shutdownNow();
         }
