@@ -60,8 +60,8 @@ final class Fleet implements HostInventory {
 
     @Override
     public List<String> resolve(String pattern) {
-        Path base = inventory.file() == null ? Path.of(".") : inventory.file().toAbsolutePath().getParent();
-        return HostPattern.resolve(inventory, pattern, base);
+        // @FILE (a retry file) is relative to the working directory, as in Ansible, not to the inventory.
+        return HostPattern.resolve(inventory, pattern, Path.of("").toAbsolutePath());
     }
 
     @Override

@@ -19,6 +19,9 @@ public final class Main {
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(ErrorHandler::onBadParameters);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // '@' belongs to option values (--limit @retry-file, -e @vars.yaml), never to the parser:
+        // expanding @files would splice a file's lines in as options (e.g. --host-key-checking=off).
+        cl.setExpandAtFiles(false);
         return cl.execute(args);
     }
 }

@@ -72,7 +72,7 @@ public final class RemediateCommand implements Callable<Integer> {
         ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
-        List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
+        List<String> hosts = fleet.resolve(inv.limit() == null ? "all" : inv.limit());
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
         long t0 = System.nanoTime();
         RunLock held = null;
