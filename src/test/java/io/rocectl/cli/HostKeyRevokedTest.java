@@ -70,6 +70,7 @@ class HostKeyRevokedTest {
                     + kh + ":" + line), all);
             assertFalse(all.contains("remove that line"), all);
             assertFalse(all.contains("HOST KEY CHANGED"), all);
+            assertFalse(r.err().contains("net.schmizz") || r.err().contains("ERROR"), "one useful line, no sshj logging: " + r.err());
             assertEquals(String.join("\n", lines) + "\n", Files.readString(kh), "known_hosts untouched");
         }
     }
@@ -83,6 +84,17 @@ class HostKeyRevokedTest {
         Cli.Result r = run(kh, "strict");
         assertNotEquals(0, r.exitCode(), r.out());
         assertTrue((r.out() + r.err()).contains("is REVOKED in " + kh + ":2"), r.out() + r.err());
+    }
+
+    /** An unknown key under strict: the one useful line, no sshj ERROR lines or stack traces. */
+    @Test
+    void anUnknownKeyIsOneLineWithoutSshjLogging() throws Exception {
+        Path kh = tmp.resolve("kh-none");
+        Files.writeString(kh, "");
+        Cli.Result r = run(kh, "strict");
+        assertEquals(ExitCodes.UNREACHABLE, r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("(" + node01.split(" ")[1] + ") is not in " + kh), r.out());
+        assertFalse(r.err().contains("ERROR") || r.err().contains("net.schmizz") || r.err().contains("\tat "), r.err());
     }
 
     @Test
