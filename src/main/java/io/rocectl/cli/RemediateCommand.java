@@ -77,7 +77,11 @@ public final class RemediateCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         RunLock held = null;
         if (lock != null) {
-            held = RunLock.tryAcquire(lock);
+            try {
+                held = RunLock.tryAcquire(lock);
+            } catch (java.io.IOException e) {
+                throw new InputError("option --lock", 0, 0, "cannot take the lock: " + e.getMessage());
+            }
             if (held == null) {
                 System.err.println("rocectl: another remediation holds " + lock + " (pid " + RunLock.holder(lock)
                         + "); not starting");

@@ -34,6 +34,8 @@ final class ReportFiles {
             Files.createDirectories(abs.getParent());
             Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".tmp");
             Files.writeString(tmp, content);
+            // 0644 whatever the umask (createTempFile makes 0600): metrics and reports are read by others
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new InputError(f.toString(), 0, 0, "cannot write: " + e.getMessage());

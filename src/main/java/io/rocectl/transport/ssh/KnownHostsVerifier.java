@@ -1,5 +1,6 @@
 package io.rocectl.transport.ssh;
 
+import io.rocectl.fs.OwnFiles;
 import io.rocectl.transport.HostKeyChecking;
 import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.HostKeyVerifier;
@@ -9,7 +10,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -121,10 +121,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             }
             synchronized (APPEND_LOCK) {
                 try {
-                    File f = getFile();
-                    if (f.getParentFile() != null) Files.createDirectories(f.getParentFile().toPath());
-                    Files.writeString(f.toPath(), id + " " + blob + "\n", StandardCharsets.UTF_8,
-                            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    // 0600 in missing 0700 directories whatever the umask; never through a symlink
+                    OwnFiles.append(getFile().toPath(), id + " " + blob + "\n", OwnFiles.PRIVATE);
                 } catch (IOException e) {
                     accepted.remove(id, blob);
                     refusal.set("cannot record the new host key of " + hostname + " in " + getFile() + ": " + e.getMessage());
