@@ -77,4 +77,16 @@ class FileModesTest {
         assertEquals("rwx------", mode(retryDir));
         assertEquals("rwx------", mode(state.resolve("rocectl")));
     }
+
+    /** A private key others may read is used, with one warning (OpenSSH would refuse it). */
+    @Test
+    void aPrivateKeyOthersCanReadIsWarnedAboutOnce() throws Exception {
+        Path key = Files.copy(hosts.key(), tmp.resolve("key644"));
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+        io.rocectl.testing.Cli.Result r = io.rocectl.testing.Cli.run("shell", "-i", hosts.inventory("").toString(),
+                "--private-key", key.toString(), "--", "true");
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        String warning = "[WARNING] private key " + key + " is accessible by others (mode rw-r--r--)";
+        assertEquals(1, r.err().split(java.util.regex.Pattern.quote(warning), -1).length - 1, r.err());
+    }
 }
