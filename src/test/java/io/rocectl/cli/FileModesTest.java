@@ -89,4 +89,16 @@ class FileModesTest {
         String warning = "[WARNING] private key " + key + " is accessible by others (mode rw-r--r--)";
         assertEquals(1, r.err().split(java.util.regex.Pattern.quote(warning), -1).length - 1, r.err());
     }
+
+    /** Reports and metrics: 0644 (others read them), replaced atomically; a symlink there is replaced, its target kept. */
+    @Test
+    void reportsArePublicAndReplaceASymlinkRatherThanWriteThroughIt() throws Exception {
+        Path target = Files.writeString(tmp.resolve("elsewhere.txt"), "keep\n");
+        Path metrics = Files.createSymbolicLink(tmp.resolve("rocectl.prom"), target);
+        ReportFiles.atomic(metrics, "rocectl_up 1\n");
+        assertEquals("rocectl_up 1\n", Files.readString(metrics));
+        assertEquals("rw-r--r--", mode(metrics));
+        assertTrue(!Files.isSymbolicLink(metrics));
+        assertEquals("keep\n", Files.readString(target));
+    }
 }
