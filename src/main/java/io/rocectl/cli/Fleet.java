@@ -41,10 +41,25 @@ final class Fleet implements HostInventory {
         }
         if (conn.forks < 1) throw new InputError("option --forks", 0, 0, "must be at least 1, not " + conn.forks);
         if (conn.connectTimeout < 1) throw new InputError("option --timeout", 0, 0, "must be at least 1 second");
-        if (conn.privateKey != null && !Files.isReadable(conn.privateKey)) {
-            throw new InputError("option --private-key", 0, 0, "cannot read " + conn.privateKey);
+        if (conn.commandTimeout < 1) {
+            throw new InputError("option --command-timeout", 0, 0, "--command-timeout must be at least 1 second, not "
+                    + conn.commandTimeout);
         }
+        if (conn.connectAttempts < 1) {
+            throw new InputError("option --connect-retries", 0, 0, "--connect-retries (connect attempts per host) must be"
+                    + " at least 1, not " + conn.connectAttempts);
+        }
+        if (conn.privateKey != null) PrivateKeys.check(conn.privateKey, "option --private-key");
         this.sshConfig = SshConfig.load(home.resolve(".ssh/config"));
+        // Every host's connection variables are read now, before any host is contacted: a bad port
+        // fails here (exit 5), and a public key given as a host's private key is refused here.
+        java.util.Set<Path> keysSeen = new java.util.HashSet<>();
+        for (String h : inventory.hosts()) {
+            HostConn hc = inventory.connectionOf(h);
+            if (conn.privateKey == null && hc.privateKeyFile() != null && keysSeen.add(hc.privateKeyFile())) {
+                PrivateKeys.check(hc.privateKeyFile(), "ansible_ssh_private_key_file of host '" + h + "'", false);
+            }
+        }
     }
 
     static Fleet load(InventoryOptions inv, ConnectionOptions conn) {
@@ -60,8 +75,8 @@ final class Fleet implements HostInventory {
 
     @Override
     public List<String> resolve(String pattern) {
-        Path base = inventory.file() == null ? Path.of(".") : inventory.file().toAbsolutePath().getParent();
-        return HostPattern.resolve(inventory, pattern, base);
+        // @FILE (a retry file) is relative to the working directory, as in Ansible, not to the inventory.
+        return HostPattern.resolve(inventory, pattern, Path.of("").toAbsolutePath());
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.rocectl.cli;
 
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** {@code -i INVENTORY} and {@code -l PATTERN}, shared by every command that targets hosts. */
@@ -13,4 +15,24 @@ public final class InventoryOptions {
     @Option(names = {"-l", "--limit"}, paramLabel = "PATTERN",
             description = "Only hosts matching this pattern (all, groups, globs, ranges, a:b, a:&b, a:!b, @file).")
     String limit;
+
+    /**
+     * The limit pattern, or null for none. As in Ansible, {@code --limit @FILE} whose file names no
+     * host (empty, or only blank and {@code #} lines) applies no limit; a warning says so.
+     */
+    String limit() {
+        if (limit == null || !limit.startsWith("@") || limit.length() == 1 || limit.contains(",")) return limit;
+        Path f = Path.of(limit.substring(1));
+        try {
+            for (String line : Files.readAllLines(f)) {
+                String l = line.strip();
+                if (!l.isEmpty() && !l.startsWith("#")) return limit;
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return limit; // the pattern resolver reports the unreadable file with its name
+        }
+        System.err.println("[WARNING] --limit " + limit + ": the file names no host; no limit applied (as in Ansible)");
+        limit = null;
+        return null;
+    }
 }

@@ -15,10 +15,19 @@ public final class Main {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
+        // sshj logs every refused host key or dropped connection as an ERROR with a stack trace;
+        // rocectl reports the same failure as one line naming the host, so sshj's own logging is off.
+        for (String pkg : new String[] {"net.schmizz", "com.hierynomus.sshj"}) {
+            String prop = "org.slf4j.simpleLogger.log." + pkg;
+            if (System.getProperty(prop) == null) System.setProperty(prop, "off");
+        }
         CommandLine cl = new CommandLine(new RocectlCommand());
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(ErrorHandler::onBadParameters);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // '@' belongs to option values (--limit @retry-file, -e @vars.yaml), never to the parser:
+        // expanding @files would splice a file's lines in as options (e.g. --host-key-checking=off).
+        cl.setExpandAtFiles(false);
         String log = logFile(args, System.getenv("ROCECTL_LOG_FILE"));
         if (log == null) return cl.execute(args);
         LogFile lf;

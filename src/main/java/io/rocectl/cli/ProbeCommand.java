@@ -35,7 +35,7 @@ public final class ProbeCommand implements Callable<Integer> {
         boolean json = out.json();
         ProbeRunner.Settings s = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
-        List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
+        List<String> hosts = fleet.resolve(inv.limit() == null ? "all" : inv.limit());
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
         ProbeRunner.Outcome o;
         try (ConnectionPool pool = fleet.pool()) {

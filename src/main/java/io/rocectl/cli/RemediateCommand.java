@@ -84,12 +84,16 @@ public final class RemediateCommand implements Callable<Integer> {
         ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
-        List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
+        List<String> hosts = fleet.resolve(inv.limit() == null ? "all" : inv.limit());
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
         long t0 = System.nanoTime();
         RunLock held = null;
         if (lock != null) {
-            held = RunLock.tryAcquire(lock);
+            try {
+                held = RunLock.tryAcquire(lock);
+            } catch (java.io.IOException e) {
+                throw new InputError("option --lock", 0, 0, "cannot take the lock: " + e.getMessage());
+            }
             if (held == null) {
                 System.err.println("rocectl: another remediation holds " + lock + " (pid " + RunLock.holder(lock)
                         + "); not starting");

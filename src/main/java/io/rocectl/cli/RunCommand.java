@@ -67,7 +67,7 @@ public final class RunCommand implements Callable<Integer> {
         Map<String, Object> extra = ExtraVars.parse(extraVars);
         Fleet fleet = Fleet.load(inv, conn);
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
-        RunOptions opts = new RunOptions(fleet.forks(), check, diff, inv.limit, tags, skipTags, extra,
+        RunOptions opts = new RunOptions(fleet.forks(), check, diff, inv.limit(), tags, skipTags, extra,
                 become ? Boolean.TRUE : null, fleet.commandTimeout(), RetryFiles.dir());
         if (listHosts || listTasks || syntaxCheck) {
             Map<io.rocectl.playbook.Play, List<String>> plan = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts,

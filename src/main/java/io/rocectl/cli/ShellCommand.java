@@ -42,7 +42,7 @@ public final class ShellCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         boolean json = out.json();
         Fleet fleet = Fleet.load(inv, conn);
-        List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
+        List<String> hosts = fleet.resolve(inv.limit() == null ? "all" : inv.limit());
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
         Cmd cmd = Cmd.script(String.join(" ", command)).withBecome(become);
         long t0 = System.nanoTime();

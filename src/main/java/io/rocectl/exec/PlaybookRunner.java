@@ -6,6 +6,7 @@ import io.rocectl.event.HostStats;
 import io.rocectl.event.Recap;
 import io.rocectl.event.RunListener;
 import io.rocectl.event.Status;
+import io.rocectl.fs.OwnFiles;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.module.Values;
 import io.rocectl.playbook.LoopControl;
@@ -147,8 +148,10 @@ public final class PlaybookRunner {
         String base = pb.file().getFileName().toString().replaceAll("\\.ya?ml$", "");
         Path f = opts.retryDir().resolve(base + ".retry");
         try {
-            Files.createDirectories(opts.retryDir());
-            Files.write(f, all);
+            // the retry directory and its files are private (0700/0600) whatever the umask
+            OwnFiles.createDirs(opts.retryDir());
+            Files.setPosixFilePermissions(opts.retryDir(), OwnFiles.DIR);
+            OwnFiles.replace(f, String.join("\n", all) + "\n", OwnFiles.PRIVATE);
             return f;
         } catch (IOException e) {
             listener.onWarning("cannot write retry file " + f + ": " + e.getMessage());

@@ -119,7 +119,11 @@ final class IniInventoryParser {
             if (eq == 0) {
                 throw new InputError(file, lineNo, w.column() + 1, "empty variable name in '" + w.text() + "'");
             }
-            vars.put(w.text().substring(0, eq), PyLiteral.eval(w.text().substring(eq + 1)));
+            String name = w.text().substring(0, eq);
+            Object value = PyLiteral.eval(w.text().substring(eq + 1));
+            String bad = VarChecks.problem(name, value);
+            if (bad != null) throw new InputError(file, lineNo, w.column() + 1, bad);
+            vars.put(name, value);
         }
         for (String h : spec.names()) b.addHost(group, h, vars);
     }
@@ -129,7 +133,10 @@ final class IniInventoryParser {
         if (eq < 0) throw new InputError(file, lineNo, indent + 1, "expected key=value, got '" + line + "'");
         String key = line.substring(0, eq).strip();
         if (key.isEmpty()) throw new InputError(file, lineNo, indent + 1, "empty variable name in '" + line + "'");
-        b.group(group).vars.put(key, PyLiteral.eval(line.substring(eq + 1).strip()));
+        Object value = PyLiteral.eval(line.substring(eq + 1).strip());
+        String bad = VarChecks.problem(key, value);
+        if (bad != null) throw new InputError(file, lineNo, indent + 1, bad);
+        b.group(group).vars.put(key, value);
     }
 
     private void childLine(String group, String line, int lineNo, int indent) {

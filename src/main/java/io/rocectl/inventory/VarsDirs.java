@@ -64,6 +64,11 @@ final class VarsDirs {
             throw doc.error(doc.root(), "a vars file must be a mapping of variables, got " + YamlDoc.describe(doc.root()));
         }
         Map<String, Object> out = new LinkedHashMap<>();
+        for (io.rocectl.yaml.YamlEntry t : ((YamlMapping) doc.root()).getValue()) {
+            String name = YamlDoc.text(t.getKeyNode());
+            String bad = name == null ? null : VarChecks.problem(name, doc.value(t.getValueNode()));
+            if (bad != null) throw doc.error(t.getValueNode(), bad);
+        }
         ((Map<?, ?>) doc.value(doc.root())).forEach((k, v) -> out.put(String.valueOf(k), v));
         return out;
     }

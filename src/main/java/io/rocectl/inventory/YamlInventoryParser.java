@@ -105,7 +105,18 @@ final class YamlInventoryParser {
         }
     }
 
+    /** Load-time checks of known variables, with the line of the offending value. */
+    private void check(YamlMapping m) {
+        for (YamlEntry t : m.getValue()) {
+            String name = YamlDoc.text(t.getKeyNode());
+            if (name == null) continue;
+            String bad = VarChecks.problem(name, doc.value(t.getValueNode()));
+            if (bad != null) throw doc.error(t.getValueNode(), bad);
+        }
+    }
+
     private void vars(String group, YamlMapping m) {
+        check(m);
         Object v = doc.value(m);
         @SuppressWarnings("unchecked")
         Map<Object, Object> map = (Map<Object, Object>) v;
@@ -127,6 +138,7 @@ final class YamlInventoryParser {
             if (!(vars instanceof YamlMapping)) {
                 throw doc.error(vars, "vars of host '" + token + "' must be a mapping, got " + YamlDoc.describe(vars));
             }
+            check((YamlMapping) vars);
             @SuppressWarnings("unchecked")
             Map<Object, Object> map = (Map<Object, Object>) doc.value(vars);
             for (Map.Entry<Object, Object> e : map.entrySet()) hv.put(String.valueOf(e.getKey()), e.getValue());

@@ -1,9 +1,11 @@
 package io.rocectl.lab;
 
+import io.rocectl.error.InputError;
 import io.rocectl.transport.Cmd;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,9 +16,22 @@ import java.util.Map;
 public final class Lab {
     private Lab() {}
 
-    /** Default state directory of a lab name: {@code /run/rocectl-lab/<name>}. */
+    /** Default state directory of a lab name: {@code /run/rocectl-lab/<name>}; the name must be plain. */
     public static Path defaultDir(String name) {
-        return LabSpec.DEFAULT_ROOT.resolve(name);
+        return LabSpec.DEFAULT_ROOT.resolve(plainName(name));
+    }
+
+    /**
+     * The name, when it is a plain lab name (non-empty, only {@code [a-z0-9-]}, so never {@code ..}
+     * or a path); InputError otherwise. Down, status, exec and break accept any such name (a lab up
+     * creates a stricter subset), so that a name can never aim outside the state root.
+     */
+    public static String plainName(String name) {
+        if (name == null || !name.matches("[a-z0-9-]{1,64}")) {
+            throw new InputError("option --name", 0, 0, "lab name '" + name
+                    + "' is not a plain name: only a-z, 0-9 and '-' (no '/', '..' or empty name)");
+        }
+        return name;
     }
 
     /** The running lab of that name (default directory); InputError when there is none. */
@@ -29,11 +44,26 @@ public final class Lab {
         return LabUp.up(spec, out);
     }
 
-    /** Removes the lab in {@code dir} (or, without a state file, what a lab of that name leaves). Idempotent. */
+    /**
+     * Removes the lab in {@code dir}: only what its state file says the lab created. Without a state
+     * file, a directory that does not exist (or is empty) means the lab is not up: leftover links and
+     * namespaces of that name are removed, no directory is. A directory that holds anything but no
+     * state file, a symlink, or a path with {@code ..} is refused (InputError). Idempotent.
+     */
     public static void down(String name, Path dir, PrintStream out) {
-        Preflight.requireRoot("down");
-        if (Files.exists(dir.resolve(LabState.FILE))) LabDown.down(LabState.load(dir), out);
-        else LabDown.downByName(name, dir, out);
+        plainName(name);
+        Path d = LabDown.checkedDir(dir);
+        Path f = d.resolve(LabState.FILE);
+        if (Files.exists(f, LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                throw new InputError(f.toString(), 0, 0, "lab state file is not a regular file (a symlink?); refusing to act on it");
+            }
+            LabState s = LabDown.verified(LabState.load(d), d);
+            Preflight.requireRoot("down");
+            LabDown.down(s, out);
+        } else {
+            LabDown.downByName(name, d, out);
+        }
     }
 
     public static void down(LabState s, PrintStream out) {

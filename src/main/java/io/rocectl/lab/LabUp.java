@@ -1,5 +1,6 @@
 package io.rocectl.lab;
 
+import io.rocectl.fs.OwnFiles;
 import io.rocectl.transport.Cmd;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,7 +31,11 @@ final class LabUp {
         Preflight.checkMachine(spec);
         long t0 = System.nanoTime();
         LabState s = LabLayout.plan(spec);
-        mkdirs(s.path());
+        try {
+            OwnFiles.createDirs(s.path()); // 0700 (it holds the client key), whatever the umask
+        } catch (IOException e) {
+            throw new LabException("cannot create " + s.path() + ": " + e.getMessage());
+        }
         s.save();
         try {
             s = build(s, out);

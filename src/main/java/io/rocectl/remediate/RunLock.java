@@ -5,6 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import io.rocectl.fs.OwnFiles;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -32,29 +34,33 @@ public final class RunLock implements AutoCloseable {
         this.path = path;
     }
 
-    /** The lock, or null when another process (or another run in this one) holds it. */
+    /**
+     * The lock, or null when another process (or another run in this one) holds it. The file is
+     * created 0600 (whatever the umask) in missing directories created 0700; it is never opened
+     * through a symlink, and a file that holds something other than a PID is refused untouched
+     * (IOException saying why), so a mistyped {@code --lock} cannot truncate a file.
+     */
     public static RunLock tryAcquire(Path file) throws IOException {
         Path abs = file.toAbsolutePath().normalize();
-        if (abs.getParent() != null) Files.createDirectories(abs.getParent());
-        try {
-            Files.createFile(abs);
-        } catch (java.nio.file.FileAlreadyExistsException e) {
-            // the usual case
+        if (abs.getParent() != null) OwnFiles.createDirs(abs.getParent());
+        if (Files.isSymbolicLink(abs)) {
+            throw new FileSystemException(abs.toString(), null, "is a symlink; a lock file is never followed through one");
         }
-        abs = abs.toRealPath();
-        if (!HELD.add(abs)) return null;
+        Path key = abs.getParent() == null ? abs : abs.getParent().toRealPath().resolve(abs.getFileName());
+        if (!HELD.add(key)) return null;
         try {
-            RunLock l = acquire(abs);
-            if (l == null) HELD.remove(abs);
+            RunLock l = acquire(key);
+            if (l == null) HELD.remove(key);
             return l;
         } catch (IOException | RuntimeException e) {
-            HELD.remove(abs);
+            HELD.remove(key);
             throw e;
         }
     }
 
     private static RunLock acquire(Path abs) throws IOException {
-        FileChannel ch = FileChannel.open(abs, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        FileChannel ch = OwnFiles.open(abs, OwnFiles.PRIVATE, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.READ);
         FileLock l;
         try {
             l = ch.tryLock();
@@ -65,8 +71,17 @@ public final class RunLock implements AutoCloseable {
             ch.close();
             return null;
         }
+        ByteBuffer old = ByteBuffer.allocate(64);
+        ch.read(old, 0);
+        String was = new String(old.array(), 0, old.position(), StandardCharsets.UTF_8);
+        if (!was.isEmpty() && !was.matches("\\d{1,19}\\s*")) {
+            l.release();
+            ch.close();
+            throw new FileSystemException(abs.toString(), null,
+                    "is not a lock file (it holds something other than a PID); refusing to overwrite it");
+        }
         ch.truncate(0);
-        ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
+        ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
         ch.force(false);
         return new RunLock(ch, l, abs);
     }

@@ -49,6 +49,8 @@ class LabTest {
     @Test
     @Order(1)
     void everyHostAnswersSshWithItsOwnHostnameCleanRootAndPrivateEtc() throws Exception {
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                java.nio.file.Files.getPosixFilePermissions(s.path())), "the state directory (client key) is private");
         for (LabHost h : s.hosts()) {
             ExecResult r = LabTestSupport.ssh(s, h, "hostname; ls -A /root; ls /root/.ssh; cat /etc/hostname");
             assertEquals(0, r.exitCode(), r.stderr());

@@ -1,5 +1,6 @@
 package io.rocectl.transport.ssh;
 
+import io.rocectl.fs.OwnFiles;
 import io.rocectl.transport.HostKeyChecking;
 import net.schmizz.sshj.common.KeyType;
 import net.schmizz.sshj.transport.verification.HostKeyVerifier;
@@ -9,12 +10,13 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -23,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * decodings: 1,000 hosts would decode a million keys); each connection verifies through its own
  * {@link Check}, which remembers why its key was refused so the error can name the file and line.
  * Keys recorded under {@code accept-new} are remembered for the rest of the run, so a reconnect
- * neither appends a second line nor accepts a different key for the same host.
+ * neither appends a second line nor accepts a different key for the same host. A key on an
+ * {@code @revoked} line is refused in every mode, {@code off} included.
  */
 final class KnownHostsVerifier extends OpenSSHKnownHosts {
     private static final Object APPEND_LOCK = new Object();
@@ -33,9 +36,18 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
     /** accept-new: "host keytype" -> base64 key recorded during this run. */
     private final Map<String, String> accepted = new ConcurrentHashMap<>();
 
+    /** {@code @revoked} lines of the file: refused in every mode, whatever other lines say. */
+    private final List<Revoked> revoked;
+    /** off: "host keytype blob" already warned about in this run. */
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    /** A {@code @revoked} line: its number and the key blob it revokes. */
+    private record Revoked(int line, byte[] blob) {}
+
     KnownHostsVerifier(File file, HostKeyChecking policy) throws IOException {
         super(file);
         this.policy = policy;
+        this.revoked = readRevoked(file);
     }
 
     /** A verifier for one connection, sharing this parsed file. */
@@ -70,15 +82,33 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
         }
     }
 
+    /**
+     * A key on a {@code @revoked} line is refused in every mode (as OpenSSH does), whatever the host
+     * pattern of that line and whatever other lines accept it; otherwise the file decides, and under
+     * {@code off} an unknown or changed key is accepted with one warning per host and key.
+     */
     @Override
     public boolean verify(String hostname, int port, PublicKey key) {
-        if (policy == HostKeyChecking.OFF) return true;
+        byte[] blob = keyBlob(key);
+        for (Revoked r : revoked) {
+            if (Arrays.equals(r.blob(), blob)) {
+                String host = port != 22 ? "[" + hostname + "]:" + port : hostname;
+                refusal.set("host key for " + host + " (" + KeyType.fromKey(key) + ") is REVOKED in " + getFile() + ":"
+                        + r.line() + "; refused whatever --host-key-checking says (a revoked key is never accepted)");
+                return false;
+            }
+        }
         return super.verify(hostname, port, key);
     }
 
     @Override
     protected boolean hostKeyUnverifiableAction(String hostname, PublicKey key) {
         KeyType type = KeyType.fromKey(key);
+        if (policy == HostKeyChecking.OFF) {
+            warnOnce(hostname, key, "host key of " + hostname + " (" + type + ") is not in " + getFile()
+                    + "; accepted only because --host-key-checking is off");
+            return true;
+        }
         if (policy == HostKeyChecking.ACCEPT_NEW) {
             String blob = Base64.getEncoder().encodeToString(keyBlob(key));
             String id = hostname + " " + type;
@@ -91,10 +121,8 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
             }
             synchronized (APPEND_LOCK) {
                 try {
-                    File f = getFile();
-                    if (f.getParentFile() != null) Files.createDirectories(f.getParentFile().toPath());
-                    Files.writeString(f.toPath(), id + " " + blob + "\n", StandardCharsets.UTF_8,
-                            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                    // 0600 in missing 0700 directories whatever the umask; never through a symlink
+                    OwnFiles.append(getFile().toPath(), id + " " + blob + "\n", OwnFiles.PRIVATE);
                 } catch (IOException e) {
                     accepted.remove(id, blob);
                     refusal.set("cannot record the new host key of " + hostname + " in " + getFile() + ": " + e.getMessage());
@@ -110,9 +138,38 @@ final class KnownHostsVerifier extends OpenSSHKnownHosts {
 
     @Override
     protected boolean hostKeyChangedAction(String hostname, PublicKey key) {
+        if (policy == HostKeyChecking.OFF) {
+            warnOnce(hostname, key, "HOST KEY CHANGED for " + hostname + ": the " + KeyType.fromKey(key)
+                    + " key offered does not match " + getFile() + lineRef(hostname)
+                    + "; accepted only because --host-key-checking is off");
+            return true;
+        }
         refusal.set("HOST KEY CHANGED for " + hostname + ": the " + KeyType.fromKey(key) + " key offered does not match "
                 + getFile() + lineRef(hostname) + " (remove that line if the host was legitimately reinstalled)");
         return false;
+    }
+
+    private void warnOnce(String hostname, PublicKey key, String message) {
+        if (warned.add(hostname + " " + Base64.getEncoder().encodeToString(keyBlob(key)))) {
+            System.err.println("[WARNING] " + message);
+        }
+    }
+
+    /** The {@code @revoked} lines of a known_hosts file (none when it does not exist). */
+    private static List<Revoked> readRevoked(File file) throws IOException {
+        List<Revoked> out = new ArrayList<>();
+        if (!file.exists()) return out;
+        List<String> lines = Files.readAllLines(file.toPath(), StandardCharsets.UTF_8);
+        for (int i = 0; i < lines.size(); i++) {
+            String[] t = lines.get(i).trim().split("\\s+");
+            if (t.length < 4 || !t[0].equals("@revoked")) continue;
+            try {
+                out.add(new Revoked(i + 1, Base64.getDecoder().decode(t[3])));
+            } catch (IllegalArgumentException e) {
+                // not a key: sshj reports the bad line its own way
+            }
+        }
+        return out;
     }
 
     private String lineRef(String hostname) {

@@ -1,14 +1,12 @@
 package io.rocectl.transport.ssh;
 
 import io.rocectl.transport.Connection;
-import io.rocectl.transport.HostKeyChecking;
 import io.rocectl.transport.Target;
 import io.rocectl.transport.TransportException;
 import net.schmizz.keepalive.KeepAliveProvider;
 import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.common.SecurityUtils;
-import net.schmizz.sshj.transport.verification.PromiscuousVerifier;
 import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
 
 import java.io.IOException;
@@ -67,13 +65,9 @@ public final class SshConnector {
         SSHClient client = new SSHClient(config);
         boolean ok = false;
         try {
-            KnownHostsVerifier.Check khv = null;
-            if (t.hostKeyChecking() == HostKeyChecking.OFF) {
-                client.addHostKeyVerifier(new PromiscuousVerifier());
-            } else {
-                khv = verifier(t).check();
-                client.addHostKeyVerifier(khv);
-            }
+            // Every mode reads known_hosts: off still refuses @revoked keys and warns about unknown/changed ones.
+            KnownHostsVerifier.Check khv = verifier(t).check();
+            client.addHostKeyVerifier(khv);
             client.setConnectTimeout((int) connectTimeout.toMillis());
             client.setTimeout((int) Math.max(connectTimeout.toMillis(), 30_000));
             try {
@@ -84,7 +78,7 @@ public final class SshConnector {
             } catch (UnknownHostException e) {
                 throw new TransportException(t.name() + ": unknown host " + t.address());
             } catch (IOException e) {
-                if (khv != null && khv.refusal() != null) throw new TransportException(t.name() + ": " + khv.refusal());
+                if (khv.refusal() != null) throw new TransportException(t.name() + ": " + khv.refusal());
                 throw new RetryableException(t.name() + ": ssh handshake with " + t.address() + ":" + t.port()
                         + " failed: " + e.getMessage(), e);
             }
