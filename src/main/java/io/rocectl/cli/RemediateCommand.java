@@ -72,8 +72,8 @@ public final class RemediateCommand implements Callable<Integer> {
         ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
-        List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
-        if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
+        List<String> hosts = fleet.resolve("all");
+        Set<String> focus = ProbeCommand.focus(fleet, inv);
         long t0 = System.nanoTime();
         RunLock held = null;
         if (lock != null) {
@@ -87,7 +87,8 @@ public final class RemediateCommand implements Callable<Integer> {
         try (RunLock l = held; ConnectionPool pool = fleet.pool()) {
             PrintStream log = quiet || json ? null : System.out;
             Remediator.Result res = new Remediator(new ProbeRunner(pool, settings),
-                    fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, fleet::varsFor);
+                    fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
+            ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
             Map<String, Object> extra = Map.of("remediation", remediation(res, System.nanoTime() - t0));
             ReportFiles.write(report, html, metrics, r, res.last().diagnosis().hostMatrix(), extra);
