@@ -39,7 +39,7 @@ public final class ProbeCommand implements Callable<Integer> {
         boolean json = out.json();
         ProbeRunner.Settings s = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
-        List<String> hosts = fleet.resolve("all");
+        List<String> hosts = hosts(fleet, inv);
         Set<String> focus = focus(fleet, inv);
         ProbeRunner.Outcome o;
         try (ConnectionPool pool = fleet.pool()) {
@@ -56,6 +56,13 @@ public final class ProbeCommand implements Callable<Integer> {
     static ProbeReport report(ProbeRunner.Outcome o) {
         return ProbeReport.from(o.diagnosis(), o.rounds(), o.lowerBound(), o.started(), o.duration(),
                 o.gathered().errors());
+    }
+
+    /** Every host of the inventory (the peers of any probe); none is bad input. */
+    static List<String> hosts(Fleet fleet, InventoryOptions inv) {
+        List<String> hosts = fleet.resolve("all");
+        if (hosts.isEmpty()) throw new InputError(inv.inventory.toString(), 0, 0, "no hosts in the inventory: nothing to probe");
+        return hosts;
     }
 
     /**

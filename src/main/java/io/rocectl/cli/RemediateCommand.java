@@ -72,7 +72,7 @@ public final class RemediateCommand implements Callable<Integer> {
         ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
-        List<String> hosts = fleet.resolve("all");
+        List<String> hosts = ProbeCommand.hosts(fleet, inv);
         Set<String> focus = ProbeCommand.focus(fleet, inv);
         long t0 = System.nanoTime();
         RunLock held = null;
