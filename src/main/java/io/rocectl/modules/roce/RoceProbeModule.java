@@ -105,7 +105,7 @@ public final class RoceProbeModule implements ControllerModule {
             return new ModuleResult(!would.isEmpty(), false, "check mode: " + msg
                     + (would.isEmpty() ? "" : "; the fix would run on " + NodeSet.fold(would)), data, null, null);
         }
-        data.put(FAILED_HOSTS, List.copyOf(implicatedHosts(last, unread.keySet())));
+        if (bad) data.put(FAILED_HOSTS, List.copyOf(implicatedHosts(last, unread.keySet())));
         return new ModuleResult(!res.rounds().isEmpty(), bad, msg, data, null, null);
     }
 
