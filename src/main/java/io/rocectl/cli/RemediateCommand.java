@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code rocectl remediate -i INV}: probe, re-run the fix playbook on the implicated hosts only,
  * re-probe the failed pairs, repeat. Built for cron and systemd timers: a lock, quiet output,
- * JSON report, Prometheus textfile metrics, exit 0 / 2 / 4.
+ * JSON report, Prometheus textfile metrics, exit 0 / 2 / 4 / 6 (5 when there is nothing to probe).
  */
 @Command(name = "remediate", mixinStandardHelpOptions = true,
         description = "Probe, fix what configuration can fix on the implicated hosts, re-probe; for cron/timers.")
