@@ -12,6 +12,8 @@ import io.rocectl.module.ModuleResult;
 public interface ControllerModule extends Module {
     /** Data key: the hosts a failed controller result implicates (absent or empty = every host). */
     String FAILED_HOSTS = "failed_hosts";
+    /** Data key: true when the module had nothing to act on (reported as skipped, with its message). */
+    String SKIPPED = "skipped";
 
     ModuleResult runOnController(Controller controller) throws InterruptedException;
 }

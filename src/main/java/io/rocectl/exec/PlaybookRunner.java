@@ -342,6 +342,7 @@ public final class PlaybookRunner {
                     d.put("failed", mr.failed());
                     d.put("msg", mr.msg());
                     Status st = mr.failed() ? (t.ignoreErrors() ? Status.IGNORED : Status.FAILED)
+                            : Boolean.TRUE.equals(mr.data().get(ControllerModule.SKIPPED)) ? Status.SKIPPED
                             : mr.changed() ? Status.CHANGED : Status.OK;
                     r = new HostResult(first.name, t.displayName(), st, mr.msg(), d, mr.diff(), List.of(), null,
                             (System.nanoTime() - t0) / 1_000_000);

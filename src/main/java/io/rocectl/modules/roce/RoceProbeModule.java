@@ -88,8 +88,15 @@ public final class RoceProbeModule implements ControllerModule {
         if (last.pairsTotal() == 0) {
             List<String> why = new ArrayList<>();
             unread.forEach((h, e) -> why.add(h + ": " + e));
-            return ModuleResult.failed("no NIC pairs to probe" + (why.isEmpty() ? " (pair set " + ps.cliName()
-                    + " pairs none of the selected NICs)" : ": " + String.join("; ", why))).withData(data);
+            if (why.isEmpty()) {
+                // every host's NICs were read, the topology has no pair (one host with pairs: all): not
+                // green, not a failure of any host: skipped, saying why
+                data.put(ControllerModule.SKIPPED, true);
+                return ModuleResult.ok("no NIC pairs to probe: pair set " + ps.cliName() + " pairs none of the "
+                        + res.last().graph().endpoints().size() + " RoCE NICs of " + NodeSet.fold(c.hosts()))
+                        .withData(data);
+            }
+            return ModuleResult.failed("no NIC pairs to probe: " + String.join("; ", why)).withData(data);
         }
         String msg = last.pairsOk() + "/" + last.pairsTotal() + " " + ps.name().toLowerCase() + " pairs ok"
                 + (res.rounds().isEmpty() ? "" : " after " + res.rounds().size() + " fix round(s), "
