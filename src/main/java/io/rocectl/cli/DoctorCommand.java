@@ -40,6 +40,9 @@ public final class DoctorCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         String[] s = split(src);
         String[] d = split(dst);
+        if (s[0].equals(d[0]) && s[1].equals(d[1])) {
+            throw new InputError("argument", 0, 0, "'" + src + "' twice: a pair needs two different NICs");
+        }
         Fleet fleet = Fleet.load(inv, conn);
         for (String h : List.of(s[0], d[0])) {
             if (!fleet.inventory().hasHost(h)) throw new InputError("argument", 0, 0, "no host '" + h + "' in " + inv.inventory);

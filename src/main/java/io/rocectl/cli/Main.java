@@ -7,6 +7,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        Signals.install();
         System.exit(execute(args));
     }
 

@@ -2,6 +2,7 @@ package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
 import io.rocectl.exec.ConnectionPool;
+import io.rocectl.hostset.NodeSet;
 import io.rocectl.remediate.ProbeRunner;
 import io.rocectl.report.Heatmap;
 import io.rocectl.report.ProbeReport;
@@ -12,7 +13,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code rocectl probe -i INV}: every NIC pair, layer by layer, with a diagnosis. */
@@ -35,12 +39,13 @@ public final class ProbeCommand implements Callable<Integer> {
         boolean json = out.json();
         ProbeRunner.Settings s = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
-        List<String> hosts = fleet.resolve(inv.limit() == null ? "all" : inv.limit());
-        if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
+        List<String> hosts = hosts(fleet, inv);
+        Set<String> focus = focus(fleet, inv);
         ProbeRunner.Outcome o;
         try (ConnectionPool pool = fleet.pool()) {
-            o = new ProbeRunner(pool, s).probe(hosts, fleet::varsFor);
+            o = new ProbeRunner(pool, s).probe(hosts, focus, fleet::varsFor);
         }
+        requirePairs(inv, o, focus);
         ProbeReport r = report(o);
         ReportFiles.write(report, html, null, r, o.diagnosis().hostMatrix());
         if (json) System.out.println(ReportJson.write(r));
@@ -49,7 +54,49 @@ public final class ProbeCommand implements Callable<Integer> {
     }
 
     static ProbeReport report(ProbeRunner.Outcome o) {
-        return ProbeReport.from(o.diagnosis(), o.rounds(), o.lowerBound(), o.started(), o.duration());
+        return ProbeReport.from(o.diagnosis(), o.rounds(), o.lowerBound(), o.started(), o.duration(),
+                o.gathered().errors());
+    }
+
+    /** Every host of the inventory (the peers of any probe); none is bad input. */
+    static List<String> hosts(Fleet fleet, InventoryOptions inv) {
+        List<String> hosts = fleet.resolve("all");
+        if (hosts.isEmpty()) throw new InputError(inv.inventory.toString(), 0, 0, "no hosts in the inventory: nothing to probe");
+        return hosts;
+    }
+
+    /**
+     * The hosts {@code --limit} names (null without it): their pairs with every peer of the
+     * inventory are probed, both ways; the inventory's hosts are all read as peers.
+     */
+    static Set<String> focus(Fleet fleet, InventoryOptions inv) {
+        String limit = inv.limit();
+        if (limit == null) return null;
+        List<String> limited = fleet.resolve(limit);
+        if (limited.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched '" + limit + "'");
+        return new LinkedHashSet<>(limited);
+    }
+
+    /**
+     * Nothing probed is not a success: no pairs (no host, no NIC selected, or a pair set that
+     * pairs nothing) is bad input, exit 5, with why.
+     */
+    static void requirePairs(InventoryOptions inv, ProbeRunner.Outcome o, Set<String> focus) {
+        if (o.diagnosis().pairsTotal() > 0) return;
+        String why;
+        if (o.graph().endpoints().isEmpty()) {
+            List<String> per = new ArrayList<>();
+            o.gathered().errors().forEach((h, e) -> per.add(h + ": " + e));
+            o.gathered().unreachable().forEach((h, e) -> per.add(h + ": unreachable: " + e));
+            why = "no RoCE NIC selected on any host" + (per.isEmpty() ? "" : " (" + String.join("; ", per) + ")")
+                    + "; set roce_nics or roce_subnet in the inventory";
+        } else {
+            why = "pair set '" + o.graph().pairSet().cliName() + "' pairs none of the " + o.graph().endpoints().size()
+                    + " RoCE NICs on " + o.graph().hosts().size() + " host(s)"
+                    + (focus == null ? "" : " with " + NodeSet.fold(List.copyOf(focus)))
+                    + " (rail/all/subnet need NICs on two hosts, intra two NICs on one)";
+        }
+        throw new InputError(inv.inventory.toString(), 0, 0, "no NIC pairs to probe: " + why);
     }
 
     static void print(ProbeRunner.Outcome o, ProbeReport r, int verbosity) {

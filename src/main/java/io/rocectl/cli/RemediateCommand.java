@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code rocectl remediate -i INV}: probe, re-run the fix playbook on the implicated hosts only,
  * re-probe the failed pairs, repeat. Built for cron and systemd timers: a lock, quiet output,
- * JSON report, Prometheus textfile metrics, exit 0 / 2 / 4.
+ * JSON report, Prometheus textfile metrics, exit 0 / 2 / 4 / 6 (5 when there is nothing to probe).
  */
 @Command(name = "remediate", mixinStandardHelpOptions = true,
         description = "Probe, fix what configuration can fix on the implicated hosts, re-probe; for cron/timers.")
@@ -84,8 +84,8 @@ public final class RemediateCommand implements Callable<Integer> {
         ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
-        List<String> hosts = fleet.resolve(inv.limit() == null ? "all" : inv.limit());
-        if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
+        List<String> hosts = ProbeCommand.hosts(fleet, inv);
+        Set<String> focus = ProbeCommand.focus(fleet, inv);
         long t0 = System.nanoTime();
         RunLock held = null;
         if (lock != null) {
@@ -103,7 +103,8 @@ public final class RemediateCommand implements Callable<Integer> {
         try (RunLock l = held; ConnectionPool pool = fleet.pool()) {
             PrintStream log = quiet || json ? null : System.out;
             Remediator.Result res = new Remediator(new ProbeRunner(pool, settings),
-                    fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, fleet::varsFor);
+                    fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
+            ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
             long nanos = System.nanoTime() - t0;
             Map<String, Object> extra = Map.of("remediation", remediation(res, nanos));

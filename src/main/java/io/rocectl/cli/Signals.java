@@ -2,15 +2,51 @@ package io.rocectl.cli;
 
 import io.rocectl.exec.Cancel;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * SIGINT/SIGTERM handling: the run is asked to stop (no new task starts), and the JVM waits for
- * tasks in flight to finish their current step before it exits.
+ * SIGINT/SIGTERM handling, both exiting 130 as the README documents. During a guarded run (a
+ * playbook) the first signal asks the run to stop (no new task starts; tasks in flight finish
+ * their step) and the command returns 130 itself; without one, or on a second signal, the
+ * process exits 130 at once. The JVM's default would be 128 + the signal (143 for SIGTERM).
  */
 final class Signals {
     private Signals() {}
+
+    /** The guarded run's cancel, or null when none is running. */
+    private static volatile Cancel active;
+
+    /** Installs the handlers (the real process only: {@link Main#main}, never in-process tests). */
+    static void install() {
+        for (String name : List.of("INT", "TERM")) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), s -> onSignal());
+            } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                // the platform does not let us handle it: the JVM default applies
+            }
+        }
+    }
+
+    private static void onSignal() {
+        Cancel c = active;
+        if (c != null && !c.requested()) {
+            c.request();
+            return;
+        }
+        System.out.flush();
+        System.err.println("rocectl: interrupted");
+        if (c == null && !exiting) {
+            // nothing to stop gracefully: exit with the documented code (shutdown hooks run)
+            exiting = true;
+            System.exit(ExitCodes.INTERRUPTED);
+        }
+        // asked twice: leave now
+        Runtime.getRuntime().halt(ExitCodes.INTERRUPTED);
+    }
+
+    private static volatile boolean exiting;
 
     /** Removes the hook when the guarded run ends normally. */
     static final class Guard implements AutoCloseable {
@@ -18,6 +54,7 @@ final class Signals {
         private final CountDownLatch done = new CountDownLatch(1);
 
         private Guard(Cancel cancel) {
+            // other ways the JVM shuts down (SIGHUP, no handler installed): still stop after the step in flight
             hook = new Thread(() -> {
                 cancel.request();
                 try {
@@ -27,10 +64,12 @@ final class Signals {
                 }
             }, "rocectl-interrupt");
             Runtime.getRuntime().addShutdownHook(hook);
+            active = cancel;
         }
 
         @Override
         public void close() {
+            active = null;
             done.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

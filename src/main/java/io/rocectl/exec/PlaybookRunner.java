@@ -348,6 +348,7 @@ public final class PlaybookRunner {
                     d.put("failed", mr.failed());
                     d.put("msg", mr.msg());
                     Status st = mr.failed() ? (t.ignoreErrors() ? Status.IGNORED : Status.FAILED)
+                            : Boolean.TRUE.equals(mr.data().get(ControllerModule.SKIPPED)) ? Status.SKIPPED
                             : mr.changed() ? Status.CHANGED : Status.OK;
                     r = new HostResult(first.name, t.displayName(), st, mr.msg(), d, mr.diff(), List.of(), null,
                             (System.nanoTime() - t0) / 1_000_000);
@@ -357,18 +358,34 @@ public final class PlaybookRunner {
                         e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), null, 0);
             }
             List<HostResult> all = new ArrayList<>();
+            Set<String> implicated = implicated(r);
             for (String h : live) {
                 HostState hs = hosts.get(h);
-                HostResult hr = new HostResult(h, r.task(), r.status(), r.msg(), r.data(), r.diff(), List.of(), null,
+                Status st = r.status();
+                if (st == Status.FAILED && implicated != null && !implicated.contains(h)) {
+                    st = Boolean.TRUE.equals(r.data().get("changed")) ? Status.CHANGED : Status.OK;
+                }
+                HostResult hr = new HostResult(h, r.task(), st, r.msg(), r.data(), r.diff(), List.of(), null,
                         r.millis());
                 if (t.register() != null) hs.registered.put(t.register(), r.data());
-                hs.count(r.status());
-                if (r.status() == Status.FAILED) failed.add(h);
-                notify(t, h, r.status());
+                hs.count(st);
+                if (st == Status.FAILED) failed.add(h);
+                notify(t, h, st);
                 listener.onHostResult(shown(t, hr));
                 all.add(hr);
             }
             listener.onTaskEnd(t.displayName(), shown(t, all));
+        }
+
+        /** The hosts a failed controller result names in {@link ControllerModule#FAILED_HOSTS}, or null (= all). */
+        private Set<String> implicated(HostResult r) {
+            if (r.status() != Status.FAILED || !(r.data().get(ControllerModule.FAILED_HOSTS) instanceof List<?> l)
+                    || l.isEmpty()) {
+                return null;
+            }
+            Set<String> out = new HashSet<>();
+            for (Object o : l) out.add(String.valueOf(o));
+            return out;
         }
 
         private Controller controller(Map<String, Object> args, List<String> live, Map<String, Object> scopeVars) {

@@ -86,7 +86,29 @@ public final class NicSelector {
                     port.map(RdmaPort::dev).orElse(""), port.map(RdmaPort::port).orElse(0),
                     port.map(p -> p.roceV2Index(a.ip())).orElse(-1), nics.size()));
         }
-        return new NicSelection(nics, mgmtIf, mgmtIp, how, notes);
+        return new NicSelection(nics, mgmtIf, mgmtIp, how, notes, selector(c), seen(snap, mgmtIf));
+    }
+
+    /** The criteria in words, for messages. */
+    static String selector(Criteria c) {
+        List<String> parts = new ArrayList<>();
+        if (!c.patterns().isEmpty()) parts.add("roce_nics " + c.patterns());
+        if (c.subnet() != null) parts.add("roce_subnet " + c.subnet());
+        if (parts.isEmpty()) parts.add("the default (every NIC with an RDMA device; roce_nics and roce_subnet unset)");
+        return String.join(", ", parts);
+    }
+
+    private static List<String> seen(NetSnapshot snap, String mgmtIf) {
+        List<String> out = new ArrayList<>();
+        for (Iface i : snap.ifaces()) {
+            if (i.loopback()) continue;
+            StringBuilder sb = new StringBuilder(i.name());
+            for (Inet4 a : i.inet()) sb.append(' ').append(a.ip()).append('/').append(a.prefix());
+            snap.rdmaOf(i.name()).ifPresent(p -> sb.append(" rdma ").append(p.dev()));
+            if (i.name().equals(mgmtIf)) sb.append(" (management)");
+            out.add(sb.toString());
+        }
+        return out;
     }
 
     private static Inet4 address(Iface i, String subnet) {

@@ -26,7 +26,23 @@ public final class PersistPlanner {
 
     private PersistPlanner() {}
 
+    /** As {@link #plan(HostFiles, PersistRoutes, String, boolean, boolean)} without a confirmed removal. */
     public static PersistPlan plan(HostFiles host, PersistRoutes p, String mode, boolean systemctl) {
+        return plan(host, p, mode, systemctl, false);
+    }
+
+    /**
+     * @param removeConfirmed the user asked for the removal ({@code state: absent} or
+     *                        {@code roce_nics: []} with {@code roce_confirm_remove: true}); without
+     *                        it, no NICs is an error: rocectl's files are never deleted because a
+     *                        selection came out empty
+     */
+    public static PersistPlan plan(HostFiles host, PersistRoutes p, String mode, boolean systemctl,
+                                   boolean removeConfirmed) {
+        if (p.nics().isEmpty() && !removeConfirmed) {
+            throw new IllegalArgumentException("no RoCE NICs to persist: refusing to remove rocectl's persistence "
+                    + "(only state: absent or roce_nics: [] with roce_confirm_remove: true removes it)");
+        }
         if (!MODES.contains(mode)) throw new IllegalArgumentException("roce_persist must be one of " + MODES + ", got '" + mode + "'");
         Map<String, String> files = host.files();
         List<String> notes = new ArrayList<>();

@@ -73,18 +73,26 @@ public final class CheapProbeScript {
      * @throws IllegalArgumentException on mixed source hosts or an unsafe NIC name / address
      */
     public static Cmd command(List<ProbePair> pairs, Options o) {
-        return command(pairs, o, 0);
+        return command(pairs, List.of(), o, 0);
+    }
+
+    /** As {@link #command(List, List, Options, int)} without state-only NICs. */
+    public static Cmd command(List<ProbePair> pairs, Options o, int seed) {
+        return command(pairs, List.of(), o, seed);
     }
 
     /**
-     * The command probing {@code pairs}, which must all have the same source host.
+     * As {@link #command(List, Options)}, also reporting the state (link, effective
+     * {@code arp_ignore}) of {@code stateNics} of the same host, whether or not they are the
+     * source of a pair: a re-probe refreshes the whole host a verdict depends on, including a
+     * destination that has no failed pair of its own.
      *
      * @param seed the source host's index in the probed cluster: it shifts which failed pairs each
      *             source NIC samples with arping, so that over all hosts every destination is sampled
      *             (source NIC j of host h takes its failed pairs from position (h*K + j) * arpSamples on)
      * @throws IllegalArgumentException on mixed source hosts or an unsafe NIC name / address
      */
-    public static Cmd command(List<ProbePair> pairs, Options o, int seed) {
+    public static Cmd command(List<ProbePair> pairs, List<String> stateNics, Options o, int seed) {
         StringBuilder in = new StringBuilder();
         String host = null;
         for (ProbePair p : pairs) {
@@ -92,6 +100,10 @@ public final class CheapProbeScript {
             else if (!host.equals(p.src().host()))
                 throw new IllegalArgumentException("pairs of several source hosts: " + host + ", " + p.src().host());
             in.append(line(p.src().nic(), p.src().ip(), p.dst().ip()));
+        }
+        for (String nic : stateNics) {
+            if (!NicEndpoint.isInterfaceName(nic)) throw new IllegalArgumentException("unsafe NIC name: " + nic);
+            in.append(nic).append('\n');
         }
         String layers = o.layers().stream().filter(l -> l.ordinal() <= Layer.IP.ordinal() && l != Layer.HOST)
                 .map(Layer::id).sorted().collect(Collectors.joining(","));

@@ -250,7 +250,7 @@ public final class Diagnoser {
         // pairs whose source host was unreachable: counted as failed, not itemised
         long unprobed = 0;
         for (int e = 0; e < g.size(); e++) {
-            if (unreachable.contains(g.at(e).host())) unprobed += g.degree(e) - totalAsSrc[e];
+            if (unreachable.contains(g.at(e).host())) unprobed += g.targets(e) - totalAsSrc[e];
         }
         if (unprobed > 0) byCause.merge(Cause.HOST_UNREACHABLE, unprobed, Long::sum);
         for (int e = 0; e < g.size(); e++) {

@@ -34,8 +34,10 @@ public final class ProbeGraph {
     private final int[] sameHostInGroup;
     private final Map<String, Integer> byKey = new HashMap<>();
     private final Map<String, Integer> hostIndex = new HashMap<>();
+    /** Per host index, whether its pairs are probed; null = every host (no focus). */
+    private final boolean[] focus;
 
-    private ProbeGraph(PairSet pairSet, List<NicEndpoint> endpoints) {
+    private ProbeGraph(PairSet pairSet, List<NicEndpoint> endpoints, java.util.Collection<String> focusHosts) {
         this.pairSet = pairSet;
         List<NicEndpoint> ordered = new ArrayList<>();
         // order endpoints host by host, keeping the given order inside a host
@@ -74,11 +76,35 @@ public final class ProbeGraph {
             for (int m : grp) count.merge(hostOf[m], 1, Integer::sum);
             for (int m : grp) sameHostInGroup[m] = count.get(hostOf[m]);
         }
+        if (focusHosts == null) {
+            this.focus = null;
+        } else {
+            this.focus = new boolean[hosts.size()];
+            for (String h : focusHosts) {
+                Integer i = hostIndex.get(h);
+                if (i != null) focus[i] = true;
+            }
+        }
     }
 
     /** Builds the graph; throws IllegalArgumentException on a duplicate {@code host:nic}. */
     public static ProbeGraph build(List<NicEndpoint> endpoints, PairSet pairSet) {
-        return new ProbeGraph(pairSet, endpoints);
+        return new ProbeGraph(pairSet, endpoints, null);
+    }
+
+    /**
+     * The graph of the pairs touching {@code focusHosts} (as source or destination), against
+     * every peer among {@code endpoints}: what {@code --limit} means for a probe. Pair
+     * enumeration, {@link #contains}, {@link #targets} and {@link #directedPairCount} follow the
+     * focus; {@link #degree} and the heavy-probe schedule stay those of the whole graph.
+     */
+    public static ProbeGraph build(List<NicEndpoint> endpoints, PairSet pairSet, java.util.Collection<String> focusHosts) {
+        return new ProbeGraph(pairSet, endpoints, focusHosts);
+    }
+
+    /** Whether a focus is set (a {@code --limit}). */
+    public boolean focused() {
+        return focus != null;
     }
 
     private long groupKey(int e) {
@@ -132,7 +158,19 @@ public final class ProbeGraph {
     /** Number of directed pairs (each undirected pair probed both ways by the cheap probe). */
     public long directedPairCount() {
         long n = 0;
-        for (int e = 0; e < eps.length; e++) n += degree(e);
+        for (int e = 0; e < eps.length; e++) n += targets(e);
+        return n;
+    }
+
+    /** Number of pairs with this NIC as source (its degree, or fewer under a focus). */
+    public int targets(NicEndpoint e) {
+        return targets(index(e));
+    }
+
+    int targets(int e) {
+        if (focus == null || focus[hostOf[e]]) return degree(e);
+        int n = 0;
+        for (int m : groups[groupOf[e]]) if (isPair(e, m)) n++;
         return n;
     }
 
@@ -140,7 +178,11 @@ public final class ProbeGraph {
     public boolean contains(NicEndpoint a, NicEndpoint b) {
         int i = index(a), j = index(b);
         return i != j && groupOf[i] == groupOf[j]
-                && (pairSet == PairSet.INTRA) == (hostOf[i] == hostOf[j]);
+                && (pairSet == PairSet.INTRA) == (hostOf[i] == hostOf[j]) && inFocus(i, j);
+    }
+
+    private boolean inFocus(int e, int m) {
+        return focus == null || focus[hostOf[e]] || focus[hostOf[m]];
     }
 
     /** The directed pairs whose source is a NIC of {@code host}: one batched probe script's work. */
@@ -157,7 +199,7 @@ public final class ProbeGraph {
     }
 
     private boolean isPair(int e, int m) {
-        return pairSet == PairSet.INTRA ? m != e : hostOf[m] != hostOf[e];
+        return (pairSet == PairSet.INTRA ? m != e : hostOf[m] != hostOf[e]) && inFocus(e, m);
     }
 
     /** Every directed pair, generated lazily source host by source host. */

@@ -9,6 +9,7 @@ import io.rocectl.probe.Diagnoser;
 import io.rocectl.probe.Diagnosis;
 import io.rocectl.probe.HeavyProbe;
 import io.rocectl.probe.HeavyResult;
+import io.rocectl.probe.NicEndpoint;
 import io.rocectl.probe.PairResult;
 import io.rocectl.probe.PairSet;
 import io.rocectl.probe.ProbeGraph;
@@ -19,7 +20,7 @@ import io.rocectl.transport.Cmd;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -82,16 +83,26 @@ public final class ProbeRunner {
 
     /** A full pass over every pair of the chosen pair set. */
     public Outcome probe(List<String> hosts, Function<String, Map<String, Object>> vars) throws InterruptedException {
+        return probe(hosts, null, vars);
+    }
+
+    /**
+     * A full pass over the pairs of {@code hosts} that touch {@code focus} (as source or
+     * destination; null = every pair): {@code --limit} probes the limited hosts against every
+     * peer, both ways.
+     */
+    public Outcome probe(List<String> hosts, Collection<String> focus, Function<String, Map<String, Object>> vars)
+            throws InterruptedException {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
         Map<String, Duration> phases = new LinkedHashMap<>();
         Endpoints.Gathered g = Endpoints.gather(hosts, vars, pool, settings.forks(), settings.timeout());
         long t1 = lap(phases, "endpoints", t0);
-        ProbeGraph graph = ProbeGraph.build(g.all(), settings.pairs());
-        Map<String, List<ProbePair>> work = new LinkedHashMap<>();
+        ProbeGraph graph = ProbeGraph.build(g.all(), settings.pairs(), focus);
+        Map<String, Cmd> work = new LinkedHashMap<>();
         for (String h : g.byHost().keySet()) {
             List<ProbePair> ps = graph.pairsFrom(h);
-            if (!ps.isEmpty()) work.put(h, ps);
+            if (!ps.isEmpty()) work.put(h, CheapProbeScript.command(ps, List.of(), settings.options(), seed(graph, h)));
         }
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, CheapProbeOutput> outputs = run(work, errors);
@@ -119,13 +130,35 @@ public final class ProbeRunner {
 
     /** Re-probes only the pairs that failed in {@code previous}; the other results are kept. */
     public Outcome reprobeFailed(Outcome previous) throws InterruptedException {
+        return reprobeFailed(previous, Set.of());
+    }
+
+    /**
+     * Re-probes the pairs that failed in {@code previous} (the other results are kept) and
+     * refreshes the state of every host a verdict depends on: the source and the destination of
+     * each failed pair and every host in {@code touched} (a fix ran there). A destination's
+     * {@code arp_ignore} read before its fix would otherwise keep judging its pairs.
+     */
+    public Outcome reprobeFailed(Outcome previous, Collection<String> touched) throws InterruptedException {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
-        Map<String, List<ProbePair>> work = new LinkedHashMap<>();
+        Map<String, List<ProbePair>> pairs = new LinkedHashMap<>();
+        Set<String> refresh = new LinkedHashSet<>();
         for (var f : previous.diagnosis().failures()) {
             ProbePair p = f.pair();
+            refresh.add(p.dst().host());
             if (!previous.gathered().byHost().containsKey(p.src().host())) continue;
-            work.computeIfAbsent(p.src().host(), k -> new ArrayList<>()).add(p);
+            pairs.computeIfAbsent(p.src().host(), k -> new ArrayList<>()).add(p);
+        }
+        refresh.addAll(pairs.keySet());
+        refresh.addAll(touched);
+        Map<String, Cmd> work = new LinkedHashMap<>();
+        for (String h : refresh) {
+            List<String> nics = previous.graph().endpointsOf(h).stream().map(NicEndpoint::nic).toList();
+            // a host without a previous result (unreachable during the probe) keeps that verdict
+            if (nics.isEmpty() || !previous.outputs().containsKey(h) && !pairs.containsKey(h)) continue;
+            work.put(h, CheapProbeScript.command(pairs.getOrDefault(h, List.of()), nics, settings.options(),
+                    seed(previous.graph(), h)));
         }
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, Duration> phases = new LinkedHashMap<>();
@@ -165,15 +198,14 @@ public final class ProbeRunner {
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phases)), Map.copyOf(heavyResults));
     }
 
-    private Map<String, CheapProbeOutput> run(Map<String, List<ProbePair>> work, Map<String, String> errors)
+    /** A host's index among the probed hosts: shifts its arping sample (see {@link CheapProbeScript}). */
+    private static int seed(ProbeGraph graph, String host) {
+        return Math.max(0, graph.hosts().indexOf(host));
+    }
+
+    private Map<String, CheapProbeOutput> run(Map<String, Cmd> work, Map<String, String> errors)
             throws InterruptedException {
-        Map<String, Cmd> cmds = new HashMap<>();
-        List<String> order = new ArrayList<>(work.keySet());
-        java.util.Collections.sort(order);
-        for (Map.Entry<String, List<ProbePair>> e : work.entrySet()) {
-            cmds.put(e.getKey(), CheapProbeScript.command(e.getValue(), settings.options(), order.indexOf(e.getKey())));
-        }
-        Map<String, FanOut.Outcome> res = FanOut.run(new ArrayList<>(work.keySet()), cmds::get, pool,
+        Map<String, FanOut.Outcome> res = FanOut.run(new ArrayList<>(work.keySet()), work::get, pool,
                 settings.forks(), settings.timeout());
         Map<String, CheapProbeOutput> out = new LinkedHashMap<>();
         for (FanOut.Outcome o : res.values()) {

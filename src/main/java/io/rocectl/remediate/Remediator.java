@@ -43,7 +43,17 @@ public final class Remediator {
     }
 
     public Result run(List<String> hosts, Function<String, Map<String, Object>> vars) throws InterruptedException {
-        ProbeRunner.Outcome first = runner.probe(hosts, vars);
+        return run(hosts, null, vars);
+    }
+
+    /**
+     * As {@link #run(List, Function)} over the pairs touching {@code focus} (null = all pairs;
+     * see {@link ProbeRunner#probe(List, java.util.Collection, Function)}); fixes run only on
+     * focus hosts.
+     */
+    public Result run(List<String> hosts, Set<String> focus, Function<String, Map<String, Object>> vars)
+            throws InterruptedException {
+        ProbeRunner.Outcome first = runner.probe(hosts, focus, vars);
         progress.probed("initial probe", first);
         ProbeRunner.Outcome cur = first;
         List<Round> rounds = new ArrayList<>();
@@ -53,13 +63,14 @@ public final class Remediator {
             Set<String> tags = new LinkedHashSet<>();
             long fixable = implicated(cur, implicated, tags);
             implicated.removeAll(hopeless);
+            if (focus != null) implicated.retainAll(focus);
             if (implicated.isEmpty()) break;
             List<String> targets = new ArrayList<>(implicated);
             progress.fixing(r, targets, tags);
             List<String> failedOn = fixer.fix(targets, tags);
             hopeless.addAll(failedOn);
             long before = cur.diagnosis().pairsFailed();
-            cur = runner.reprobeFailed(cur);
+            cur = runner.reprobeFailed(cur, targets);
             progress.probed("re-probe after round " + r, cur);
             rounds.add(new Round(r, before, fixable, targets, tags, failedOn, cur.diagnosis().pairsFailed()));
         }
@@ -73,7 +84,7 @@ public final class Remediator {
      *
      * @return the number of failed pairs with a fixable cause
      */
-    static long implicated(ProbeRunner.Outcome o, Set<String> hosts, Set<String> tags) {
+    public static long implicated(ProbeRunner.Outcome o, Set<String> hosts, Set<String> tags) {
         long n = 0;
         for (Failure f : o.diagnosis().failures()) if (f.cause().fixable()) n++;
         for (Fault f : o.diagnosis().faults()) {

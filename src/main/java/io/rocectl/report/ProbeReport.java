@@ -26,12 +26,14 @@ import java.util.Map;
  * unreachable_hosts[] host names SSH could not reach
  * failed_by_cause     {cause id: failed pairs}
  * partitions[]        lists of "host:nic" of the pieces of a split rail/subnet/cluster
+ * host_errors         {host: why its RoCE NICs could not be read (such as an empty selection)}:
+ *                      failed hosts, whose pairs are not in the totals
  * </pre>
  * layer ids: host, link, arp, route, ip, rdma_cm, verbs; cause ids: {@link Cause#id()}.
  * Pairs from unreachable hosts count in the summary and failed_by_cause but are not itemised.
  */
 @JsonPropertyOrder({"pair_set", "started", "duration_ms", "summary", "failures", "faults", "unreachable_hosts",
-        "failed_by_cause", "partitions"})
+        "failed_by_cause", "partitions", "host_errors"})
 public record ProbeReport(
         @JsonProperty("pair_set") String pairSet,
         @JsonProperty("started") String started,
@@ -41,7 +43,8 @@ public record ProbeReport(
         @JsonProperty("faults") List<FaultEntry> faults,
         @JsonProperty("unreachable_hosts") List<String> unreachableHosts,
         @JsonProperty("failed_by_cause") Map<String, Long> failedByCause,
-        @JsonProperty("partitions") List<List<String>> partitions) {
+        @JsonProperty("partitions") List<List<String>> partitions,
+        @JsonProperty("host_errors") Map<String, String> hostErrors) {
 
     /** ok / total counts. */
     public record Count(@JsonProperty("ok") long ok, @JsonProperty("total") long total) {}
@@ -87,6 +90,12 @@ public record ProbeReport(
      * @param lowerBound  their lower bound (max degree), or null
      */
     public static ProbeReport from(Diagnosis d, Integer rounds, Integer lowerBound, Instant started, Duration duration) {
+        return from(d, rounds, lowerBound, started, duration, Map.of());
+    }
+
+    /** As above, with the hosts whose NICs could not be read (failed hosts). */
+    public static ProbeReport from(Diagnosis d, Integer rounds, Integer lowerBound, Instant started, Duration duration,
+                                   Map<String, String> hostErrors) {
         Summary s = new Summary(d.pairsTotal(), d.pairsOk(), d.pairsFailed(), new Count(d.railOk(), d.railTotal()),
                 new Count(d.xrailOk(), d.xrailTotal()), rounds, lowerBound);
         List<FailureEntry> failures = d.failures().stream().map(ProbeReport::entry).toList();
@@ -94,7 +103,7 @@ public record ProbeReport(
         Map<String, Long> byCause = new LinkedHashMap<>();
         d.failedByCause().forEach((c, n) -> byCause.put(c.id(), n));
         return new ProbeReport(d.pairSet().cliName(), started.toString(), duration.toMillis(), s, failures, faults,
-                List.copyOf(d.unreachableHosts()), byCause, d.partitions());
+                List.copyOf(d.unreachableHosts()), byCause, d.partitions(), new LinkedHashMap<>(hostErrors));
     }
 
     private static FailureEntry entry(Failure f) {
@@ -108,9 +117,14 @@ public record ProbeReport(
                 f.cause().remedy());
     }
 
-    /** Exit status for probe/remediate: 0 all up, 4 hosts unreachable, else 2 when pairs failed. */
+    /**
+     * Exit status for probe/remediate, as the README documents: 0 every pair up; 2 pairs failed
+     * for a reason other than an unreachable host, or a host's NICs could not be read; 4 a host
+     * was unreachable; 6 both.
+     */
     public int exitCode() {
-        if (!unreachableHosts.isEmpty()) return 4;
-        return summary.pairsFailed() > 0 ? 2 : 0;
+        long otherFailures = summary.pairsFailed() - failedByCause.getOrDefault(Cause.HOST_UNREACHABLE.id(), 0L);
+        boolean failed = otherFailures > 0 || hostErrors != null && !hostErrors.isEmpty();
+        return (failed ? 2 : 0) | (unreachableHosts.isEmpty() ? 0 : 4);
     }
 }

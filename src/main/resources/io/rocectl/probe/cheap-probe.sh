@@ -2,7 +2,8 @@
 # Arguments: $1 pings per try, $2 retries, $3 parallel jobs, $4 ping timeout (ms),
 #            $5 fping interval (ms), $6 layers (comma list of link,route,arp,ip), $7 fping: auto|no,
 #            $8 arpings per source NIC at most, $9 this host's index (shifts the arping sample).
-# Stdin: one pair per line "NIC SRC_IP DST_IP" (validated by rocectl; read as data only).
+# Stdin: one pair per line "NIC SRC_IP DST_IP" (validated by rocectl; read as data only), or a
+#        line "NIC" alone: no pair, only that NIC's state in the H and S lines (a state refresh).
 # Stdout: "H <arp_table_fulls> <nic>=<operstate>:<carrier>..."
 #         "S <nic>=<effective arp_ignore>..."  (max of all and the NIC; only when ARP is probed)
 #         "A <arpings run> <pairs whose ping failed>"  (only when ARP is probed)
@@ -25,7 +26,8 @@ trap 'exit 130' INT TERM
 has() { case $layers in *,$1,*) return 0 ;; esac; return 1; }
 # one pass over stdin: the pairs, route lookups, the NIC list, the source addresses, each
 # source's targets
-awk -v d="$tmp" 'NF >= 3 {
+awk -v d="$tmp" 'NF == 1 && !($1 in n) { n[$1] = 1; print $1 > (d "/nics") }
+  NF >= 3 {
     print $1, $2, $3 > (d "/pairs")
     print "route get " $3 " from " $2 > (d "/rb")
     if (!($1 in n)) { n[$1] = 1; print $1 > (d "/nics") }

@@ -91,4 +91,18 @@ class NicSelectorTest {
         assertEquals(3, s.nics().get(1).gidIndex());
         assertEquals("mlx5_1", s.nics().get(1).rdmaDev());
     }
+
+    /** An empty selection says which selector matched nothing and which NICs the host has. */
+    @Test
+    void emptySelectionNamesTheSelectorAndTheNicsSeen() {
+        NicSelection s = sel(H8, List.of("ens*f0np9"), null, false, null);
+        assertEquals(List.of(), s.nics());
+        String m = s.emptyMessage();
+        assertTrue(m.contains("roce_nics [ens*f0np9]"), m);
+        assertTrue(m.contains("ens1f0np0 192.168.100.11/"), m);
+        assertTrue(m.contains("rdma mlx5_0"), m);
+        assertTrue(m.contains("eno1") && m.contains("(management)"), m);
+        String sub = sel(H8, List.of(), "10.99.0.0/16", false, null).emptyMessage();
+        assertTrue(sub.contains("roce_subnet 10.99.0.0/16"), sub);
+    }
 }

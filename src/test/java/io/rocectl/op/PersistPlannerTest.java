@@ -129,4 +129,24 @@ class PersistPlannerTest {
         assertTrue(NmPersist.edit(nm.get("/etc/NetworkManager/system-connections/ens1f0.nmconnection"), NICS.get(0), p)
                 .contains("route2=0.0.0.0/0,172.16.8.1\nroute2_options=table=100\n"));
     }
+
+    /** An empty selection never plans the removal of rocectl's files; only a confirmed removal does. */
+    @Test
+    void noNicsDeletesNothingUnlessTheRemovalIsConfirmed() throws IOException {
+        HostFiles configured = new HostFiles(Map.of(), Map.of(), Map.of("systemd", "yes", "ip", "/sbin/ip"));
+        PersistPlan installed = PersistPlanner.plan(configured, new PersistRoutes(NICS, 100, Map.of()), "auto", true);
+        Map<String, String> files = new HashMap<>();
+        for (FileChange c : installed.changes()) if (c.content() != null) files.put(c.path(), c.content());
+        assertTrue(files.containsKey(ScriptPersist.UNIT), files.keySet().toString());
+        HostFiles h = new HostFiles(files, Map.of(), configured.flags());
+        PersistRoutes none = new PersistRoutes(List.of(), 100, Map.of());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PersistPlanner.plan(h, none, "auto", true));
+        assertTrue(e.getMessage().contains("refusing to remove rocectl's persistence"), e.getMessage());
+        assertTrue(e.getMessage().contains("roce_confirm_remove"), e.getMessage());
+        PersistPlan removal = PersistPlanner.plan(h, none, "auto", true, true);
+        List<String> deleted = removal.changes().stream().filter(c -> !c.isLink() && c.content() == null)
+                .map(FileChange::path).sorted().toList();
+        assertEquals(files.keySet().stream().sorted().toList(), deleted, "a confirmed removal deletes exactly rocectl's files");
+    }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -346,5 +347,29 @@ class DiagnoserTest {
             return r;
         }, st, Set.of());
         assertEquals(Set.of("nic h01 eth1 link-down", "nic h02 eth1 route-wrong-dev fixable"), faults(d));
+    }
+
+    /** --limit: the pairs touching the limited hosts, both ways, against every peer (not among themselves only). */
+    @Test
+    void focusIsEveryPairTouchingTheFocusHostsBothWays() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL, Set.of("h02"));
+        assertEquals(2 * 6 + 6 * 2, g.directedPairCount());
+        List<ProbePair> all = new ArrayList<>();
+        for (String h : g.hosts()) all.addAll(g.pairsFrom(h));
+        assertEquals(24, all.size());
+        all.forEach(p -> assertTrue(p.src().host().equals("h02") || p.dst().host().equals("h02"), p.toString()));
+        assertEquals(4, g.pairsFrom("h01").size(), "h01's NICs to h02's two NICs");
+        // a dead NIC on the focus host: its pairs fail both ways, and the totals stay those of the focus
+        Diagnosis d = run(g, p -> p.src().key().equals("h02:eth0") || p.dst().key().equals("h02:eth0")
+                ? with(healthy(p), Set.of(), p.src().nic(), 0) : healthy(p), Map.of(), Set.of());
+        assertEquals(24, d.pairsTotal());
+        assertEquals(12, d.pairsFailed());
+        assertTrue(d.failures().stream().anyMatch(f -> f.pair().dst().key().equals("h02:eth0")));
+        assertTrue(d.failures().stream().anyMatch(f -> f.pair().src().key().equals("h02:eth0")));
+        // an unreachable peer counts only its pairs with the focus host
+        d = run(g, DiagnoserTest::healthy, Map.of(), Set.of("h03"));
+        assertEquals(24, d.pairsTotal());
+        ProbeGraph whole = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        assertEquals(48, whole.directedPairCount(), "no focus: every pair");
     }
 }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class ReportRenderTest {
         ProbeReport r = report(true);
         JsonNode j = new ObjectMapper().readTree(ReportJson.write(r));
         assertEquals(Set.of("pair_set", "started", "duration_ms", "summary", "failures", "faults", "unreachable_hosts",
-                "failed_by_cause", "partitions"), names(j));
+                "failed_by_cause", "partitions", "host_errors"), names(j));
         assertEquals(Set.of("pairs_total", "pairs_ok", "pairs_failed", "rail", "xrail", "rounds", "rounds_lower_bound"),
                 names(j.get("summary")));
         assertEquals(Set.of("ok", "total"), names(j.get("summary").get("rail")));
@@ -142,5 +143,25 @@ class ReportRenderTest {
         assertFalse(data.contains("<"), "embedded JSON cannot close its script element");
         assertTrue(html.contains("<canvas id=\"m\">"));
         assertEquals(HtmlReport.esc("<a&\"b>"), "&lt;a&amp;&quot;b&gt;");
+    }
+
+    private static ProbeReport counts(long failed, Map<String, Long> byCause, List<String> unreachable,
+                                      Map<String, String> hostErrors) {
+        ProbeReport.Summary sum = new ProbeReport.Summary(48, 48 - failed, failed, new ProbeReport.Count(0, 0),
+                new ProbeReport.Count(0, 0), null, null);
+        return new ProbeReport("all", T0.toString(), 1, sum, List.of(), List.of(), unreachable, byCause, List.of(),
+                hostErrors);
+    }
+
+    /** The README's exit-code table: 2 failed, 4 unreachable, 6 both; pairs lost to an unreachable host alone are 4. */
+    @Test
+    void exitCodesAreTheDocumentedOnes() {
+        assertEquals(0, counts(0, Map.of(), List.of(), Map.of()).exitCode());
+        assertEquals(2, counts(3, Map.of("arp-flux", 3L), List.of(), Map.of()).exitCode());
+        assertEquals(4, counts(5, Map.of("host-unreachable", 5L), List.of("h04"), Map.of()).exitCode());
+        assertEquals(6, counts(8, Map.of("arp-flux", 3L, "host-unreachable", 5L), List.of("h04"), Map.of()).exitCode(),
+                "failed pairs plus an unreachable host");
+        assertEquals(2, counts(0, Map.of(), List.of(), Map.of("h03", "no RoCE NIC selected by roce_nics [zz*]")).exitCode(),
+                "a host whose NICs could not be read is a failed host");
     }
 }

@@ -35,6 +35,20 @@ public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> s
      */
     public static RoceHost gather(TaskContext ctx, List<Fact<?>> extra, String... args)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        return gather(ctx, true, extra, args);
+    }
+
+    /**
+     * As {@link #gather(TaskContext)}, but an empty selection is returned instead of failing
+     * (for callers that do not need NICs, such as {@code roce_persist state: absent}).
+     */
+    public static RoceHost gatherAllowingNone(TaskContext ctx)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        return gather(ctx, false, List.of());
+    }
+
+    private static RoceHost gather(TaskContext ctx, boolean needNics, List<Fact<?>> extra, String... args)
+            throws TransportException, CommandTimeoutException, InterruptedException {
         List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);
         all.addAll(extra);
         ExecResult r = ctx.connection().exec(FactScript.command(all, args), ctx.commandTimeout());
@@ -55,11 +69,41 @@ public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> s
                 subnet == null || subnet.toString().isBlank() ? null : subnet.toString().strip(),
                 Values.toBool(setting(ctx, "roce_force_mgmt"), false, "roce_force_mgmt"),
                 host == null ? null : host.toString(), mgmt == null ? null : mgmt.toString());
+        NicSelection sel;
         try {
-            return new RoceHost(snap, NicSelector.select(snap, c), sections);
+            sel = NicSelector.select(snap, c);
         } catch (IllegalArgumentException e) {
             throw new ModuleException(e.getMessage());
         }
+        if (needNics && sel.nics().isEmpty() && !removalConfirmed(ctx)) {
+            throw new ModuleException(sel.emptyMessage() + (explicitlyEmpty(ctx)
+                    ? "; roce_nics is [] on purpose? set " + CONFIRM_REMOVE + ": true to remove rocectl's configuration"
+                    : ""));
+        }
+        return new RoceHost(snap, sel, sections);
+    }
+
+    /**
+     * The variable that confirms an empty selection on purpose ({@code roce_nics: []} or
+     * {@code roce_persist} {@code state: absent}): only then may rocectl remove its configuration.
+     */
+    public static final String CONFIRM_REMOVE = "roce_confirm_remove";
+
+    /** roce_nics given as an explicit empty list ({@code []}, not unset). */
+    static boolean explicitlyEmpty(TaskContext ctx) {
+        Object v = setting(ctx, "roce_nics");
+        if (v instanceof List<?> l) return l.isEmpty();
+        return v instanceof String s && s.replaceAll("\\s", "").equals("[]");
+    }
+
+    /** Explicit {@code roce_nics: []} together with {@code roce_confirm_remove: true}. */
+    public static boolean removalConfirmed(TaskContext ctx) {
+        return explicitlyEmpty(ctx) && confirmed(ctx);
+    }
+
+    /** {@code roce_confirm_remove: true} (task argument or host variable). */
+    public static boolean confirmed(TaskContext ctx) {
+        return Values.toBool(setting(ctx, CONFIRM_REMOVE), false, CONFIRM_REMOVE);
     }
 
     /**

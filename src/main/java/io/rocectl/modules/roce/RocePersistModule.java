@@ -26,7 +26,11 @@ import java.util.Map;
  * for each format). Arguments (host variable fallback in parentheses): {@code mode}
  * ({@code roce_persist}: auto|netplan|nm|networkd|ifupdown|script, default auto),
  * {@code systemctl} ({@code roce_systemctl}: auto|never, default auto; a lab host must say never),
- * {@code table_base} ({@code roce_table_base}), {@code gateway} ({@code roce_gateway}).
+ * {@code table_base} ({@code roce_table_base}), {@code gateway} ({@code roce_gateway}),
+ * {@code state} (present|absent, default present).
+ * <p>Removing rocectl's persistence is never the side effect of a selection that came out empty
+ * (that fails the host): only {@code state: absent} or an explicit {@code roce_nics: []}, each
+ * together with {@code roce_confirm_remove: true}, removes the files.
  */
 public final class RocePersistModule implements Module {
     @Override
@@ -36,12 +40,22 @@ public final class RocePersistModule implements Module {
     public ArgSpec args() {
         return ArgSpec.builder().opt("mode", ArgSpec.Type.STR).opt("systemctl", ArgSpec.Type.STR)
                 .opt("table_base", ArgSpec.Type.INT).opt("gateway", ArgSpec.Type.ANY)
-                .opt("roce_nics", ArgSpec.Type.ANY).opt("roce_subnet", ArgSpec.Type.STR);
+                .opt("roce_nics", ArgSpec.Type.ANY).opt("roce_subnet", ArgSpec.Type.STR).opt("state", ArgSpec.Type.STR)
+                .opt(RoceHost.CONFIRM_REMOVE, ArgSpec.Type.BOOL);
     }
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        RoceHost h = RoceHost.gather(ctx);
+        String state = String.valueOf(orDefault(ctx.args().get("state"), "present")).strip();
+        if (!state.equals("present") && !state.equals("absent")) {
+            return ModuleResult.failed("state must be present or absent, got '" + state + "'");
+        }
+        boolean absent = state.equals("absent");
+        if (absent && !RoceHost.confirmed(ctx)) {
+            return ModuleResult.failed("state: absent removes rocectl's persistence files: set "
+                    + RoceHost.CONFIRM_REMOVE + ": true to confirm");
+        }
+        RoceHost h = absent ? RoceHost.gatherAllowingNone(ctx) : RoceHost.gather(ctx);
         HostFiles files = HostFiles.parse(ctx.runOk(HostFiles.command()).stdout());
         String mode = String.valueOf(orDefault(RoceHost.setting(ctx, "mode", "roce_persist"), "auto")).strip();
         String sc = String.valueOf(orDefault(RoceHost.setting(ctx, "systemctl", "roce_systemctl"), "auto")).strip();
@@ -49,11 +63,13 @@ public final class RocePersistModule implements Module {
         int base = RoceHost.intSetting(ctx, "table_base", "roce_table_base", RoutingPlanner.DEFAULT_BASE);
         PersistRoutes routes = new PersistRoutes(h.sel().nics(), base,
                 RoceRoutingModule.gateways(RoceHost.setting(ctx, "gateway", "roce_gateway"), h.sel().nics()));
+        if (absent) routes = routes.none();
+        boolean removeConfirmed = absent || RoceHost.removalConfirmed(ctx);
         PersistPlan p;
         try {
             RoutingPlanner.checkRange(base, RoceHost.intSetting(ctx, "table_range", "roce_table_range",
                     RoutingPlanner.DEFAULT_RANGE));
-            p = PersistPlanner.plan(files, routes, mode, sc.equals("auto"));
+            p = PersistPlanner.plan(files, routes, mode, sc.equals("auto"), removeConfirmed);
         } catch (IllegalArgumentException | io.rocectl.fact.FactParseException e) {
             return ModuleResult.failed(e.getMessage());
         }

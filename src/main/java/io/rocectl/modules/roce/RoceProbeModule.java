@@ -2,6 +2,7 @@ package io.rocectl.modules.roce;
 
 import io.rocectl.exec.Controller;
 import io.rocectl.exec.ControllerModule;
+import io.rocectl.hostset.NodeSet;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
@@ -83,10 +84,49 @@ public final class RoceProbeModule implements ControllerModule {
         }
         data.put("faults", faults);
         data.put("unreachable_hosts", last.unreachableHosts());
+        Map<String, String> unread = res.last().gathered().errors();
+        if (last.pairsTotal() == 0) {
+            List<String> why = new ArrayList<>();
+            unread.forEach((h, e) -> why.add(h + ": " + e));
+            if (why.isEmpty()) {
+                // every host's NICs were read, the topology has no pair (one host with pairs: all): not
+                // green, not a failure of any host: skipped, saying why
+                data.put(ControllerModule.SKIPPED, true);
+                return ModuleResult.ok("no NIC pairs to probe: pair set " + ps.cliName() + " pairs none of the "
+                        + res.last().graph().endpoints().size() + " RoCE NICs of " + NodeSet.fold(c.hosts()))
+                        .withData(data);
+            }
+            return ModuleResult.failed("no NIC pairs to probe: " + String.join("; ", why)).withData(data);
+        }
         String msg = last.pairsOk() + "/" + last.pairsTotal() + " " + ps.name().toLowerCase() + " pairs ok"
                 + (res.rounds().isEmpty() ? "" : " after " + res.rounds().size() + " fix round(s), "
                 + first.pairsFailed() + " failed before")
-                + (faults.isEmpty() ? "" : "; faults: " + String.join("; ", faults));
-        return new ModuleResult(!res.rounds().isEmpty(), !last.clean(), msg, data, null, null);
+                + (faults.isEmpty() ? "" : "; faults: " + String.join("; ", faults))
+                + (unread.isEmpty() ? "" : "; NICs not read on " + String.join(", ", unread.keySet()));
+        boolean bad = !last.clean() || !unread.isEmpty();
+        if (c.check()) {
+            // check mode is a dry run: report what the fix would address, fail only on what could not be evaluated
+            Set<String> would = new LinkedHashSet<>();
+            Remediator.implicated(res.last(), would, new LinkedHashSet<>());
+            data.put("would_fix", List.copyOf(would));
+            return new ModuleResult(!would.isEmpty(), false, "check mode: " + msg
+                    + (would.isEmpty() ? "" : "; the fix would run on " + NodeSet.fold(would)), data, null, null);
+        }
+        if (bad) data.put(FAILED_HOSTS, List.copyOf(implicatedHosts(last, unread.keySet())));
+        return new ModuleResult(!res.rounds().isEmpty(), bad, msg, data, null, null);
+    }
+
+    /**
+     * The hosts the remaining faults implicate: the faulty host or NIC's host, both ends of a
+     * pair fault, unreachable hosts, and hosts whose NICs could not be read.
+     */
+    static Set<String> implicatedHosts(Diagnosis d, Set<String> unread) {
+        Set<String> out = new LinkedHashSet<>(unread);
+        out.addAll(d.unreachableHosts());
+        for (Fault f : d.faults()) {
+            out.add(f.host());
+            if (f.scope() == Fault.Scope.PAIR && f.peer() != null) out.add(f.peer().split(":", 2)[0]);
+        }
+        return out;
     }
 }

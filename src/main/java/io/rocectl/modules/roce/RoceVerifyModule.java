@@ -40,7 +40,6 @@ public final class RoceVerifyModule implements Module {
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         RoceHost h = RoceHost.gather(ctx);
-        if (h.sel().nics().isEmpty()) return ModuleResult.ok("no RoCE NICs selected");
         List<String> peers = new ArrayList<>();
         if (ctx.has("peers")) {
             peers.addAll(Values.toStringList(ctx.args().get("peers")));
@@ -62,6 +61,13 @@ public final class RoceVerifyModule implements Module {
         data.put("checked", probes.size());
         data.put("wrong", wrong);
         if (wrong.isEmpty()) return ModuleResult.ok("all " + probes.size() + " routes use the source NIC and its table").withData(data);
+        if (ctx.check()) {
+            // check mode: the routing tasks before this one did not apply, so wrong routes are what they would fix
+            return ModuleResult.ok("check mode: " + wrong.size() + " of " + probes.size()
+                    + " routes are wrong now (the routing tasks would change them): "
+                    + String.join("; ", wrong.subList(0, Math.min(3, wrong.size()))) + (wrong.size() > 3 ? "; ..." : ""))
+                    .withData(data);
+        }
         return ModuleResult.failed(wrong.size() + " of " + probes.size() + " routes are wrong: "
                 + String.join("; ", wrong.subList(0, Math.min(10, wrong.size()))) + (wrong.size() > 10 ? "; ..." : ""))
                 .withData(data);
