@@ -20,12 +20,31 @@ final class Signals {
 
     /** Installs the handlers (the real process only: {@link Main#main}, never in-process tests). */
     static void install() {
-        for (String name : List.of("INT", "TERM")) {
-            try {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), s -> onSignal());
-            } catch (IllegalArgumentException | UnsupportedOperationException e) {
-                // the platform does not let us handle it: the JVM default applies
-            }
+        for (String name : List.of("INT", "TERM")) handle(name);
+    }
+
+    /**
+     * {@code sun.misc.Signal.handle(new Signal(name), s -> onSignal())}, looked up reflectively: the
+     * class lives in jdk.unsupported, which javac flags as internal API on every direct use (a
+     * warning no annotation can silence, and main code compiles with -Werror).
+     */
+    private static void handle(String name) {
+        try {
+            Class<?> signal = Class.forName("sun.misc.Signal");
+            Class<?> handler = Class.forName("sun.misc.SignalHandler");
+            Object h = java.lang.reflect.Proxy.newProxyInstance(Signals.class.getClassLoader(), new Class<?>[] {handler},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "handle" -> {
+                            onSignal();
+                            yield null;
+                        }
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default -> "rocectl signal handler";
+                    });
+            signal.getMethod("handle", signal, handler).invoke(null, signal.getConstructor(String.class).newInstance(name), h);
+        } catch (ReflectiveOperationException | IllegalArgumentException | UnsupportedOperationException e) {
+            // the platform does not let us handle it: the JVM default applies
         }
     }
 
