@@ -45,6 +45,8 @@ public final class Diagnoser {
     private final Map<String, HostState> hosts = new HashMap<>();
     private final Map<String, Long> baseline = new HashMap<>();
     private final Set<String> unreachable = new LinkedHashSet<>();
+    /** Source hosts whose probe command did not finish (timed out, died, unreadable output) -> why. */
+    private final Map<String, String> incomplete = new java.util.LinkedHashMap<>();
     private final List<Failure> failures = new ArrayList<>();
     private final Map<Cause, Long> byCause = new EnumMap<>(Cause.class);
     private final int[][] mOk, mTotal;
@@ -86,6 +88,15 @@ public final class Diagnoser {
     /** A host SSH could not reach: its pairs count as failed (not itemised), its NICs as unknown. */
     public void unreachable(String host) {
         unreachable.add(host);
+    }
+
+    /**
+     * A reachable host whose probe command did not finish (timed out or died under load, output
+     * unreadable): its pairs as a source count as failed with {@link Cause#PROBE_INCOMPLETE} (not
+     * itemised); pairs towards it are judged as usual. Never "unreachable": SSH worked.
+     */
+    public void incomplete(String host, String why) {
+        if (!unreachable.contains(host)) incomplete.put(host, why);
     }
 
     /** Feeds one source host's cheap pass: matches results to pairs; a pair without a line failed. */
@@ -247,14 +258,16 @@ public final class Diagnoser {
 
     /** Localises faults and returns the pass's conclusions. */
     public Diagnosis finish() {
-        // pairs whose source host was unreachable: counted as failed, not itemised
-        long unprobed = 0;
+        // pairs whose source host was unreachable or did not finish: counted as failed, not itemised
+        long unprobed = 0, unfinished = 0;
         for (int e = 0; e < g.size(); e++) {
             if (unreachable.contains(g.at(e).host())) unprobed += g.targets(e) - totalAsSrc[e];
+            else if (incomplete.containsKey(g.at(e).host())) unfinished += g.targets(e) - totalAsSrc[e];
         }
         if (unprobed > 0) byCause.merge(Cause.HOST_UNREACHABLE, unprobed, Long::sum);
+        if (unfinished > 0) byCause.merge(Cause.PROBE_INCOMPLETE, unfinished, Long::sum);
         for (int e = 0; e < g.size(); e++) {
-            if (!unreachable.contains(g.at(e).host())) continue;
+            if (!unreachable.contains(g.at(e).host()) && !incomplete.containsKey(g.at(e).host())) continue;
             // rail/xrail totals and matrix cells for the pairs never probed
             for (ProbePair p : unprobedPairs(e)) {
                 mTotal[g.hostOf(e)][g.hostOf(g.index(p.dst()))]++;
@@ -264,10 +277,26 @@ public final class Diagnoser {
         }
         List<Fault> faults = localise();
         List<String> unreach = new ArrayList<>(unreachable);
-        long total = pairsOkPlusFailed() + unprobed;
+        long total = pairsOkPlusFailed() + unprobed + unfinished;
+        checkCounts(total);
         return new Diagnosis(g.pairSet(), total, pairsOk, railOk, railTotal, xrailOk, xrailTotal,
                 List.copyOf(failures), faults, unreach, new EnumMap<>(byCause), partitions(),
-                new HostMatrix(g.hosts(), mOk, mTotal));
+                new HostMatrix(g.hosts(), mOk, mTotal), java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(incomplete)));
+    }
+
+    /**
+     * Counts can never exceed what exists: the total is the pair set's size, ok + failed = total,
+     * and the failed pairs by cause add up to the failed pairs. A violation is a bug, reported
+     * loudly rather than as a verdict.
+     */
+    private void checkCounts(long total) {
+        long expected = g.directedPairCount();
+        long failed = byCause.values().stream().mapToLong(Long::longValue).sum();
+        if (total != expected || pairsOk > total || pairsOk + failed != total || railOk > railTotal || xrailOk > xrailTotal) {
+            throw new IllegalStateException("probe counts inconsistent: total " + total + " of " + expected
+                    + " pairs, ok " + pairsOk + ", failed by cause " + failed + ", rail " + railOk + "/" + railTotal
+                    + ", cross-rail " + xrailOk + "/" + xrailTotal);
+        }
     }
 
     private List<ProbePair> unprobedPairs(int e) {
@@ -314,6 +343,11 @@ public final class Diagnoser {
         Set<String> nicFault = new HashSet<>();       // key + "|" + cause, or key + "|*" for every cause
         for (String h : unreachable) faults.add(new Fault(Fault.Scope.HOST, h, null, Cause.HOST_UNREACHABLE, null,
                 byCause.getOrDefault(Cause.HOST_UNREACHABLE, 0L)));
+        for (String h : incomplete.keySet()) {
+            long n = 0;
+            for (NicEndpoint e : g.endpointsOf(h)) n += g.targets(g.index(e)) - totalAsSrc[g.index(e)];
+            faults.add(new Fault(Fault.Scope.HOST, h, null, Cause.PROBE_INCOMPLETE, null, n));
+        }
         for (HostState s : hosts.values()) {
             Long base = baseline.get(s.host());
             boolean rose = base != null ? s.arpTableFulls() > base

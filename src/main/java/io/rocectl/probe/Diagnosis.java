@@ -20,11 +20,13 @@ import java.util.Map;
  * @param partitions       when a connected pair group (a rail, a subnet, the cluster) split: its
  *                         pieces of two or more NICs, each a sorted list of {@code host:nic}
  * @param hostMatrix       ok / total pairs per (source host, destination host), for heatmaps
+ * @param incompleteHosts  reachable hosts whose probe command did not finish -> why (their pairs as
+ *                         a source are failed as probe-incomplete, counted, not itemised)
  */
 public record Diagnosis(PairSet pairSet, long pairsTotal, long pairsOk, long railOk, long railTotal,
                         long xrailOk, long xrailTotal, List<Failure> failures, List<Fault> faults,
                         List<String> unreachableHosts, Map<Cause, Long> failedByCause,
-                        List<List<String>> partitions, HostMatrix hostMatrix) {
+                        List<List<String>> partitions, HostMatrix hostMatrix, Map<String, String> incompleteHosts) {
 
     public long pairsFailed() {
         return pairsTotal - pairsOk;

@@ -183,7 +183,11 @@ public final class ProbeRunner {
         Diagnoser d = new Diagnoser(graph);
         for (CheapProbeOutput o : outputs.values()) d.host(o.host());
         for (String h : g.unreachable().keySet()) d.unreachable(h);
-        for (String h : errors.keySet()) if (!outputs.containsKey(h)) d.unreachable(h);
+        for (Map.Entry<String, String> e : errors.entrySet()) {
+            if (outputs.containsKey(e.getKey())) continue;
+            if (e.getValue().startsWith(INCOMPLETE)) d.incomplete(e.getKey(), e.getValue().substring(INCOMPLETE.length()));
+            else d.unreachable(e.getKey());
+        }
         for (Map.Entry<String, CheapProbeOutput> e : outputs.entrySet()) {
             d.pass(graph.pairsFrom(e.getKey()), e.getValue(), heavyResults);
         }
@@ -198,6 +202,12 @@ public final class ProbeRunner {
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phases)), Map.copyOf(heavyResults));
     }
 
+    /**
+     * Marks a probe error of a host SSH reached (the command timed out, died or printed nonsense):
+     * "probe incomplete", never "unreachable". Shown as the text after it.
+     */
+    static final String INCOMPLETE = "probe incomplete: ";
+
     /** A host's index among the probed hosts: shifts its arping sample (see {@link CheapProbeScript}). */
     private static int seed(ProbeGraph graph, String host) {
         return Math.max(0, graph.hosts().indexOf(host));
@@ -210,13 +220,13 @@ public final class ProbeRunner {
         Map<String, CheapProbeOutput> out = new LinkedHashMap<>();
         for (FanOut.Outcome o : res.values()) {
             if (o.result() == null) {
-                errors.put(o.host(), o.unreachable() != null ? o.unreachable() : o.timeout());
+                errors.put(o.host(), o.unreachable() != null ? o.unreachable() : INCOMPLETE + o.timeout());
                 continue;
             }
             try {
                 out.put(o.host(), CheapProbeParser.parse(o.host(), o.result().stdout()));
             } catch (RuntimeException e) {
-                errors.put(o.host(), "unreadable probe output: " + e.getMessage()
+                errors.put(o.host(), INCOMPLETE + "unreadable probe output: " + e.getMessage()
                         + (o.result().stderr().isBlank() ? "" : " (" + o.result().stderr().strip() + ")"));
             }
         }

@@ -28,12 +28,14 @@ import java.util.Map;
  * partitions[]        lists of "host:nic" of the pieces of a split rail/subnet/cluster
  * host_errors         {host: why its RoCE NICs could not be read (such as an empty selection)}:
  *                      failed hosts, whose pairs are not in the totals
+ * incomplete_hosts    {host: why its probe did not finish (timed out, died, unreadable output)}:
+ *                      reachable hosts; their pairs as a source count as probe-incomplete
  * </pre>
  * layer ids: host, link, arp, route, ip, rdma_cm, verbs; cause ids: {@link Cause#id()}.
  * Pairs from unreachable hosts count in the summary and failed_by_cause but are not itemised.
  */
 @JsonPropertyOrder({"pair_set", "started", "duration_ms", "summary", "failures", "faults", "unreachable_hosts",
-        "failed_by_cause", "partitions", "host_errors"})
+        "failed_by_cause", "partitions", "host_errors", "incomplete_hosts"})
 public record ProbeReport(
         @JsonProperty("pair_set") String pairSet,
         @JsonProperty("started") String started,
@@ -44,7 +46,8 @@ public record ProbeReport(
         @JsonProperty("unreachable_hosts") List<String> unreachableHosts,
         @JsonProperty("failed_by_cause") Map<String, Long> failedByCause,
         @JsonProperty("partitions") List<List<String>> partitions,
-        @JsonProperty("host_errors") Map<String, String> hostErrors) {
+        @JsonProperty("host_errors") Map<String, String> hostErrors,
+        @JsonProperty("incomplete_hosts") Map<String, String> incompleteHosts) {
 
     /** ok / total counts. */
     public record Count(@JsonProperty("ok") long ok, @JsonProperty("total") long total) {}
@@ -103,7 +106,8 @@ public record ProbeReport(
         Map<String, Long> byCause = new LinkedHashMap<>();
         d.failedByCause().forEach((c, n) -> byCause.put(c.id(), n));
         return new ProbeReport(d.pairSet().cliName(), started.toString(), duration.toMillis(), s, failures, faults,
-                List.copyOf(d.unreachableHosts()), byCause, d.partitions(), new LinkedHashMap<>(hostErrors));
+                List.copyOf(d.unreachableHosts()), byCause, d.partitions(), new LinkedHashMap<>(hostErrors),
+                new LinkedHashMap<>(d.incompleteHosts()));
     }
 
     private static FailureEntry entry(Failure f) {

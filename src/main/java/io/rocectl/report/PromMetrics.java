@@ -85,6 +85,8 @@ public final class PromMetrics {
         gauge(sb, "rocectl_probe_nic_fault", "1 for each NIC fault (a NIC failing every pair that reached the layer).", nicFaults);
         gauge(sb, "rocectl_probe_host_fault", "1 for each host fault (every NIC of the host shows the cause).", hostFaults);
         gauge(sb, "rocectl_probe_unreachable_hosts", "Hosts SSH could not reach.", Map.of(ps, (double) r.unreachableHosts().size()));
+        gauge(sb, "rocectl_probe_incomplete_hosts", "Reachable hosts whose probe did not finish (timed out, died).",
+                Map.of(ps, (double) (r.incompleteHosts() == null ? 0 : r.incompleteHosts().size())));
         if (r.summary().rounds() != null) {
             gauge(sb, "rocectl_probe_rounds", "Heavy-probe rounds of the schedule.", Map.of(ps, (double) r.summary().rounds()));
             gauge(sb, "rocectl_probe_rounds_lower_bound", "Lower bound on rounds (max degree).",

@@ -24,6 +24,10 @@ public final class TextSummary {
         sb.append(String.format("; %.1f s%n", r.durationMs() / 1000.0));
         if (!r.unreachableHosts().isEmpty())
             sb.append("unreachable: ").append(io.rocectl.hostset.NodeSet.fold(r.unreachableHosts())).append('\n');
+        if (r.incompleteHosts() != null) {
+            r.incompleteHosts().forEach((h, why) -> sb.append("probe incomplete on ").append(h).append(": ").append(why)
+                    .append(" (its pairs count as failed: probe-incomplete)\n"));
+        }
         Map<String, List<ProbeReport.FaultEntry>> byCause = new LinkedHashMap<>();
         for (ProbeReport.FaultEntry f : r.faults()) byCause.computeIfAbsent(f.cause(), k -> new ArrayList<>()).add(f);
         if (!byCause.isEmpty()) sb.append("faults:\n");

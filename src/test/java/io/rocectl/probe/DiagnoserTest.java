@@ -88,6 +88,45 @@ class DiagnoserTest {
                 + (f.peer() == null ? "" : " -> " + f.peer()) + (f.fixable() ? " fixable" : "")).collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
+    /**
+     * Issue 8: a reachable host whose probe did not finish is "probe incomplete", never
+     * "unreachable"; its pairs as a source count as failed once, pairs towards it are judged as usual.
+     */
+    @Test
+    void aHostWhoseProbeDidNotFinishIsIncompleteNotUnreachable() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
+        Diagnoser d = new Diagnoser(g);
+        for (String h : g.hosts()) {
+            d.host(new HostState(h, 0, g.endpointsOf(h).stream().collect(Collectors.toMap(NicEndpoint::nic, e -> new LinkState("up", "1")))));
+        }
+        String slow = g.hosts().get(2);
+        d.incomplete(slow, "timed out after 300 s");
+        for (String h : g.hosts()) {
+            if (h.equals(slow)) continue;
+            for (ProbePair p : g.pairsFrom(h)) d.pair(p, healthy(p), null);
+        }
+        Diagnosis x = d.finish();
+        assertEquals(List.of(), x.unreachableHosts());
+        assertEquals(Map.of(slow, "timed out after 300 s"), x.incompleteHosts());
+        long fromSlow = g.endpointsOf(slow).stream().mapToLong(g::targets).sum();
+        assertEquals(g.directedPairCount(), x.pairsTotal(), "counts never exceed the pair set");
+        assertEquals(fromSlow, x.pairsFailed());
+        assertEquals(Map.of(Cause.PROBE_INCOMPLETE, fromSlow), x.failedByCause());
+        assertTrue(faults(x).contains("host " + slow + " null probe-incomplete"), faults(x).toString());
+    }
+
+    /** A pair counted twice (say, a result merged in twice) is a bug that fails loudly, not a verdict. */
+    @Test
+    void countsBeyondThePairSetFailLoudly() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(2, 1), PairSet.ALL);
+        Diagnoser d = new Diagnoser(g);
+        for (int i = 0; i < 2; i++) {
+            for (String h : g.hosts()) for (ProbePair p : g.pairsFrom(h)) d.pair(p, healthy(p), null);
+        }
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, d::finish);
+        assertTrue(e.getMessage().contains("probe counts inconsistent: total 4 of 2 pairs"), e.getMessage());
+    }
+
     @Test
     void healthyClusterIsClean() {
         ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);

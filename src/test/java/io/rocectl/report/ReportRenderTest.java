@@ -37,7 +37,7 @@ class ReportRenderTest {
         ProbeReport r = report(true);
         JsonNode j = new ObjectMapper().readTree(ReportJson.write(r));
         assertEquals(Set.of("pair_set", "started", "duration_ms", "summary", "failures", "faults", "unreachable_hosts",
-                "failed_by_cause", "partitions", "host_errors"), names(j));
+                "failed_by_cause", "partitions", "host_errors", "incomplete_hosts"), names(j));
         assertEquals(Set.of("pairs_total", "pairs_ok", "pairs_failed", "rail", "xrail", "rounds", "rounds_lower_bound"),
                 names(j.get("summary")));
         assertEquals(Set.of("ok", "total"), names(j.get("summary").get("rail")));
@@ -150,7 +150,7 @@ class ReportRenderTest {
         ProbeReport.Summary sum = new ProbeReport.Summary(48, 48 - failed, failed, new ProbeReport.Count(0, 0),
                 new ProbeReport.Count(0, 0), null, null);
         return new ProbeReport("all", T0.toString(), 1, sum, List.of(), List.of(), unreachable, byCause, List.of(),
-                hostErrors);
+                hostErrors, Map.of());
     }
 
     /** The README's exit-code table: 2 failed, 4 unreachable, 6 both; pairs lost to an unreachable host alone are 4. */
