@@ -73,6 +73,8 @@ enum WcStatus {
     final String next;
     /** The ibv_wc_status_str text as a case-insensitive literal (null for texts too generic to trust alone). */
     final Pattern textPattern;
+    /** The text in lower case (a cheap pre-check before the pattern). */
+    final String textLower;
 
     WcStatus(int code, String text, String eventId, String meaning, String next) {
         this.code = code;
@@ -83,6 +85,7 @@ enum WcStatus {
         // Short texts like "fatal error" or "success" say nothing on their own; only the distinctive ones
         // are recognised as text (the number and the IBV_WC_ name always are).
         boolean distinctive = text.split(" ").length >= 3;
+        this.textLower = text.toLowerCase(Locale.ROOT);
         this.textPattern = distinctive ? Pattern.compile("\\b" + Pattern.quote(text) + "\\b", Pattern.CASE_INSENSITIVE) : null;
     }
 
