@@ -1,29 +1,77 @@
 package io.rocectl.cli;
 
+import io.rocectl.error.InputError;
 import io.rocectl.probe.Explain;
 import io.rocectl.probe.Explanation;
+import io.rocectl.probe.Finding;
+import io.rocectl.probe.LogExplainer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code rocectl explain "<error text>"}: the RDMA error catalogue. */
+/**
+ * {@code rocectl explain "<error text>"}, {@code rocectl explain - < LOG}, {@code rocectl explain
+ * --file LOG}: the RDMA error catalogue, each distinct finding once with its count and first line.
+ */
 @Command(name = "explain", mixinStandardHelpOptions = true,
-        description = "Explain an RDMA/NCCL error line: layer, meaning, next command.")
+        description = {"Explain RDMA/NCCL errors: layer, meaning, next command.",
+                "Give the text (quoted), '-' to read a log from stdin, or --file LOG. Each distinct finding is "
+                        + "printed once with its count and first line, highest layer first. Exit 0 when something "
+                        + "was found, 2 when nothing."})
 public final class ExplainCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "TEXT", arity = "1..*", description = "The error text (quote it).")
+    @Parameters(paramLabel = "TEXT", arity = "0..*", description = "The error text (quote it), or '-' for stdin.")
     List<String> text;
 
+    @Option(names = {"-f", "--file"}, paramLabel = "LOG", description = "Read a whole log file (any size; read line by line).")
+    Path file;
+
+    /** Where '-' reads from (System.in, which tests may replace with System.setIn). */
+    static InputStream stdin() {
+        return System.in;
+    }
+
     @Override
-    public Integer call() {
-        List<Explanation> ex = Explain.explain(String.join(" ", text));
-        if (ex.isEmpty()) {
+    public Integer call() throws IOException {
+        boolean dash = text != null && text.size() == 1 && text.get(0).equals("-");
+        if (file != null && text != null && !text.isEmpty()) {
+            throw new InputError("option --file", 0, 0, "give either --file LOG or TEXT, not both");
+        }
+        List<Finding> found;
+        if (file != null) {
+            if (!Files.isReadable(file) || Files.isDirectory(file)) {
+                throw new InputError("option --file", 0, 0, "cannot read '" + file + "'");
+            }
+            // InputStreamReader replaces malformed bytes (logs are not always clean UTF-8)
+            try (Reader r = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8)) {
+                found = LogExplainer.scan(r);
+            }
+        } else if (dash) {
+            found = LogExplainer.scan(new InputStreamReader(stdin(), StandardCharsets.UTF_8));
+        } else if (text != null && !text.isEmpty()) {
+            found = LogExplainer.scan(new StringReader(String.join(" ", text)));
+        } else {
+            throw new InputError("argument", 0, 0, "give the error TEXT, '-' to read stdin, or --file LOG");
+        }
+        if (found.isEmpty()) {
             System.out.println("no known error in that text; known: " + String.join(", ", Explain.ids()));
             return ExitCodes.FAILED;
         }
-        for (Explanation e : ex) {
-            System.out.println("[" + e.layer().id() + "] " + e.matched());
+        for (Finding f : found) {
+            Explanation e = f.explanation();
+            System.out.println("[" + e.layer().id() + "] " + e.id() + "  x" + f.count() + ", first at line " + f.firstLine()
+                    + ": " + e.matched());
+            System.out.println("  line:    " + f.firstText().strip());
             System.out.println("  meaning: " + e.meaning());
             System.out.println("  next:    " + e.next());
         }

@@ -1,0 +1,69 @@
+package io.rocectl.probe;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a whole log (a file, stdin or pasted text) line by line through {@link Explain} and keeps,
+ * per distinct event, its count and the first line it was found on. Memory is bounded: one line at a
+ * time (lines longer than {@link #MAX_LINE} characters are cut there) and one entry per event.
+ */
+public final class LogExplainer {
+    /** Longest part of a line that is examined; the rest of a longer line is skipped. */
+    public static final int MAX_LINE = 64 * 1024;
+    /** Longest part of the first line kept for the report. */
+    public static final int MAX_SHOWN = 400;
+
+    private final Map<String, long[]> counts = new LinkedHashMap<>();
+    private final Map<String, Finding> first = new LinkedHashMap<>();
+    private long lines;
+
+    /** Every distinct event in {@code in}, highest layer first, then by first line. */
+    public static List<Finding> scan(Reader in) throws IOException {
+        LogExplainer x = new LogExplainer();
+        char[] buf = new char[8192];
+        StringBuilder line = new StringBuilder();
+        int n;
+        while ((n = in.read(buf)) > 0) {
+            for (int i = 0; i < n; i++) {
+                char c = buf[i];
+                if (c == '\n') {
+                    x.line(line);
+                    line.setLength(0);
+                } else if (line.length() < MAX_LINE) {
+                    line.append(c);
+                }
+            }
+        }
+        if (line.length() > 0) x.line(line);
+        return x.findings();
+    }
+
+    private void line(StringBuilder sb) {
+        lines++;
+        int end = sb.length();
+        if (end > 0 && sb.charAt(end - 1) == '\r') end--;
+        String text = sb.substring(0, end);
+        for (Explanation e : Explain.explain(text)) {
+            counts.computeIfAbsent(e.id(), k -> new long[1])[0]++;
+            first.computeIfAbsent(e.id(), k -> new Finding(e, 0, lines,
+                    text.length() > MAX_SHOWN ? text.substring(0, MAX_SHOWN) + "..." : text));
+        }
+    }
+
+    private List<Finding> findings() {
+        List<Finding> out = new ArrayList<>();
+        for (Finding f : first.values()) {
+            out.add(new Finding(f.explanation(), counts.get(f.explanation().id())[0], f.firstLine(), f.firstText()));
+        }
+        out.sort((a, b) -> {
+            int c = b.explanation().layer().compareTo(a.explanation().layer());
+            return c != 0 ? c : Long.compare(a.firstLine(), b.firstLine());
+        });
+        return out;
+    }
+}
