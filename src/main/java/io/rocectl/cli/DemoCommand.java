@@ -79,7 +79,8 @@ public final class DemoCommand implements Callable<Integer> {
             Fleet fleet = Fleet.load(inv, conn);
             var hostList = fleet.resolve("all");
             try (ConnectionPool pool = fleet.pool()) {
-                ProbeRunner runner = new ProbeRunner(pool, po.settings(conn.forks, fleet.commandTimeout()));
+                ProbeRunner runner = new ProbeRunner(pool, po.settings(conn.forks, fleet.commandTimeout()))
+                        .withProgress(ProgressLine.forConsole(false));
                 System.out.println();
                 System.out.println("== 2. probe before the fix (" + pairs + " pairs)");
                 t = System.nanoTime();

@@ -43,7 +43,7 @@ public final class ProbeCommand implements Callable<Integer> {
         Set<String> focus = focus(fleet, inv);
         ProbeRunner.Outcome o;
         try (ConnectionPool pool = fleet.pool()) {
-            o = new ProbeRunner(pool, s).probe(hosts, focus, fleet::varsFor);
+            o = new ProbeRunner(pool, s).withProgress(ProgressLine.forConsole(json)).probe(hosts, focus, fleet::varsFor);
         }
         requirePairs(inv, o, focus);
         ProbeReport r = report(o);

@@ -102,7 +102,7 @@ public final class RemediateCommand implements Callable<Integer> {
         }
         try (RunLock l = held; ConnectionPool pool = fleet.pool()) {
             PrintStream log = quiet || json ? null : System.out;
-            Remediator.Result res = new Remediator(new ProbeRunner(pool, settings),
+            Remediator.Result res = new Remediator(new ProbeRunner(pool, settings).withProgress(ProgressLine.forConsole(json || quiet)),
                     fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());

@@ -30,6 +30,16 @@ public final class FanOut {
 
     public static Map<String, Outcome> run(List<String> hosts, Function<String, Cmd> cmdFor, ConnectionPool pool,
                                            int forks, Duration timeout) throws InterruptedException {
+        return run(hosts, cmdFor, pool, forks, timeout, o -> { });
+    }
+
+    /**
+     * As {@link #run(List, Function, ConnectionPool, int, Duration)}, telling {@code done} about each
+     * host as it finishes (from the worker thread that ran it; in completion order).
+     */
+    public static Map<String, Outcome> run(List<String> hosts, Function<String, Cmd> cmdFor, ConnectionPool pool,
+                                           int forks, Duration timeout, java.util.function.Consumer<Outcome> done)
+            throws InterruptedException {
         ExecutorService ex = Executors.newFixedThreadPool(Math.max(1, Math.min(forks, hosts.size())), r -> {
             Thread t = new Thread(r, "fanout");
             t.setDaemon(true);
@@ -37,7 +47,13 @@ public final class FanOut {
         });
         try {
             List<Future<Outcome>> fs = new ArrayList<>();
-            for (String h : hosts) fs.add(ex.submit(() -> one(h, cmdFor.apply(h), pool, timeout)));
+            for (String h : hosts) {
+                fs.add(ex.submit(() -> {
+                    Outcome o = one(h, cmdFor.apply(h), pool, timeout);
+                    done.accept(o);
+                    return o;
+                }));
+            }
             Map<String, Outcome> out = new LinkedHashMap<>();
             for (Future<Outcome> f : fs) {
                 try {

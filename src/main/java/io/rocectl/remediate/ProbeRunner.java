@@ -213,10 +213,52 @@ public final class ProbeRunner {
         return Math.max(0, graph.hosts().indexOf(host));
     }
 
+    /** Progress of a probe pass, for a live line on a terminal; called from worker threads. */
+    public interface Progress {
+        /**
+         * @param hostsDone  source hosts whose probe command finished (or failed)
+         * @param hostsTotal source hosts in this pass
+         * @param pairs      pair results received so far
+         * @param failing    of those, pairs whose ping got no answer
+         * @param elapsed    since the pass started
+         */
+        void update(int hostsDone, int hostsTotal, long pairs, long failing, Duration elapsed);
+
+        /** The pass is over (clear the line). */
+        default void done() { }
+    }
+
+    private Progress progress = (a, b, c, d, e) -> { };
+
+    /** Reports each pass's progress to {@code p} (the CLI draws a live line on a terminal). */
+    public ProbeRunner withProgress(Progress p) {
+        this.progress = p;
+        return this;
+    }
+
     private Map<String, CheapProbeOutput> run(Map<String, Cmd> work, Map<String, String> errors)
             throws InterruptedException {
-        Map<String, FanOut.Outcome> res = FanOut.run(new ArrayList<>(work.keySet()), work::get, pool,
-                settings.forks(), settings.timeout());
+        long t0 = System.nanoTime();
+        java.util.concurrent.atomic.AtomicInteger hostsDone = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong pairs = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong failing = new java.util.concurrent.atomic.AtomicLong();
+        Map<String, FanOut.Outcome> res;
+        try {
+            res = FanOut.run(new ArrayList<>(work.keySet()), work::get, pool, settings.forks(), settings.timeout(), o -> {
+                if (o.result() != null) {
+                    for (String line : o.result().stdout().split("\n")) {
+                        if (!line.startsWith("P ")) continue;
+                        pairs.incrementAndGet();
+                        String[] f = line.split(" ");
+                        if (f.length > 8 && f[8].endsWith("/0")) failing.incrementAndGet(); // sent/received: none back
+                    }
+                }
+                progress.update(hostsDone.incrementAndGet(), work.size(), pairs.get(), failing.get(),
+                        Duration.ofNanos(System.nanoTime() - t0));
+            });
+        } finally {
+            progress.done();
+        }
         Map<String, CheapProbeOutput> out = new LinkedHashMap<>();
         for (FanOut.Outcome o : res.values()) {
             if (o.result() == null) {
