@@ -24,4 +24,12 @@ class RegistryTest {
         assertEquals(java.util.List.of("x"), RoceHost.nicPatterns(java.util.List.of("x")));
         assertEquals(java.util.List.of(), RoceHost.nicPatterns(null));
     }
+
+    @Test
+    void ncclTrafficClassIsUnsetUnlessGiven() {
+        assertEquals(null, NcclEnvModule.ibTc(null));
+        assertEquals(null, NcclEnvModule.ibTc(" "));
+        assertEquals(106, NcclEnvModule.ibTc("106"));
+        assertEquals(128, NcclEnvModule.ibTc(128));
+    }
 }
