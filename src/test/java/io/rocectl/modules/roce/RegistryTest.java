@@ -10,7 +10,7 @@ class RegistryTest {
     @Test
     void everyRoceModuleIsRegistered() {
         for (String m : new String[] {"setup", "sysctl", "roce_facts", "roce_routing", "roce_arp", "roce_neigh",
-                "roce_persist", "nccl_env", "roce_verify", "rdma_limits"}) {
+                "roce_persist", "nccl_env", "roce_verify", "rdma_limits", "rdma_irq"}) {
             assertNotNull(ModuleRegistry.builtin().find(m), m);
             assertEquals(m, ModuleRegistry.builtin().find(m).name());
         }
