@@ -19,12 +19,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code /proc/sys} or {@code /proc} files, so a module runs against the standard paths without
  * touching the machine's files or kernel settings. Commands enter it with {@code nsenter -m}.
  */
-final class MountNs implements AutoCloseable {
-    final Path dir;
-    final LocalConnection conn;
+public final class MountNs implements AutoCloseable {
+    public final Path dir;
+    public final LocalConnection conn;
     private final Process holder;
 
-    MountNs(Path dir) throws Exception {
+    public MountNs(Path dir) throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
         this.dir = dir;
         holder = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "sleep", "600")
@@ -35,12 +35,12 @@ final class MountNs implements AutoCloseable {
     }
 
     /** tmpfs over an existing directory inside the namespace. */
-    void tmpfs(String path) throws Exception {
+    public void tmpfs(String path) throws Exception {
         exec("mount -t tmpfs rocectl-test \"$1\"", path);
     }
 
     /** A file of this test (initial content given) bind-mounted over path inside the namespace. */
-    Path fake(String path, String content) throws Exception {
+    public Path fake(String path, String content) throws Exception {
         Path f = dir.resolve("fake" + path.replace('/', '_'));
         Files.writeString(f, content);
         exec("mount --bind \"$1\" \"$2\"", f.toString(), path);
@@ -48,13 +48,13 @@ final class MountNs implements AutoCloseable {
     }
 
     /** Runs a shell line inside the namespace (test setup and inspection only). */
-    String exec(String script, String... args) throws Exception {
+    public String exec(String script, String... args) throws Exception {
         ExecResult r = conn.exec(Cmd.script(script, args), Duration.ofSeconds(20));
         if (!r.ok()) throw new IllegalStateException(script + ": " + r.stderr());
         return r.stdout();
     }
 
-    TaskContext ctx(Map<String, Object> args, Map<String, Object> vars, boolean check) {
+    public TaskContext ctx(Map<String, Object> args, Map<String, Object> vars, boolean check) {
         return new TaskContext("mountns", conn, args, vars, check, true, false, Duration.ofSeconds(20), null);
     }
 
