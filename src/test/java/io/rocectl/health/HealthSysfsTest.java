@@ -103,10 +103,12 @@ class HealthSysfsTest {
         assertEquals("degraded", a.verdict());
         assertEquals("symbol_error +17", a.reason());
         assertEquals(6_000_000L, a.deltas().get("counters/port_rcv_data"));
-        assertEquals(100_000.0, a.rates().get("counters/port_rcv_data"), 1e-6);
+        assertTrue(a.seconds() >= 60 && a.seconds() <= 62, "host clock between the samples: " + a.seconds());
+        assertEquals(6_000_000 / a.seconds(), a.rates().get("counters/port_rcv_data"), 1e-6);
         assertEquals(0L, a.deltas().get("counters/link_downed"), "history before the first sample is not a delta");
         assertEquals("degraded", b.verdict());
-        assertEquals("np_cnp_sent 20000/s (congestion)", b.reason(), "5000/s rp_cnp_handled stays under the threshold");
+        assertEquals("np_cnp_sent " + Math.round(1_200_000 / b.seconds()) + "/s (congestion)", b.reason(),
+                "about 5000/s of rp_cnp_handled stays under the threshold");
         assertEquals("down", v.get(2).verdict());
 
         set("mlx5_0", "counters/link_downed", 0);
