@@ -16,10 +16,14 @@ public final class NcclConf {
 
     /**
      * @param socketIfname NCCL_SOCKET_IFNAME (the bootstrap TCP interface)
-     * @param tc           NCCL_IB_TC (traffic class; 128 as seed 001 recommends)
-     * @return the settings, or empty when no NIC has an RDMA device
+     * @param tc           NCCL_IB_TC, or null to leave it out: a traffic class must match the
+     *                     switches' QoS configuration, so it is never a default
+     * @return the settings, or empty when no NIC has an RDMA device. {@code NCCL_IB_HCA} is in
+     *         NCCL's exact-match form ({@code =mlx5_0:1,mlx5_1:1}): without the leading
+     *         {@code =} the names are prefixes and {@code mlx5_1} also selects
+     *         {@code mlx5_10}..{@code mlx5_17}
      */
-    public static Map<String, String> settings(List<RoceNic> nics, String socketIfname, int tc) {
+    public static Map<String, String> settings(List<RoceNic> nics, String socketIfname, Integer tc) {
         Map<String, String> m = new LinkedHashMap<>();
         Set<String> hca = new LinkedHashSet<>();
         Set<Integer> gids = new LinkedHashSet<>();
@@ -29,10 +33,10 @@ public final class NcclConf {
             gids.add(n.gidIndex());
         }
         if (hca.isEmpty()) return m;
-        m.put("NCCL_IB_HCA", String.join(",", hca));
+        m.put("NCCL_IB_HCA", "=" + String.join(",", hca));
         if (gids.size() == 1 && gids.iterator().next() >= 0) m.put("NCCL_IB_GID_INDEX", String.valueOf(gids.iterator().next()));
         if (socketIfname != null && !socketIfname.isBlank()) m.put("NCCL_SOCKET_IFNAME", socketIfname);
-        m.put("NCCL_IB_TC", String.valueOf(tc));
+        if (tc != null) m.put("NCCL_IB_TC", String.valueOf(tc));
         return m;
     }
 

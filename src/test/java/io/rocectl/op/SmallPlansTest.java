@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** NeighPlanner, RouteCheck, NcclConf. */
@@ -60,15 +61,25 @@ class SmallPlansTest {
     @Test
     void ncclConfFromFactsKeepsOtherLines() {
         Map<String, String> s = NcclConf.settings(NICS, "eno1", 128);
-        assertEquals("mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1", s.get("NCCL_IB_HCA"));
+        assertEquals("=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1", s.get("NCCL_IB_HCA"));
         assertEquals("3", s.get("NCCL_IB_GID_INDEX"));
         assertEquals("eno1", s.get("NCCL_SOCKET_IFNAME"));
         assertEquals("128", s.get("NCCL_IB_TC"));
         String cur = "NCCL_DEBUG=WARN\nNCCL_IB_TC=106\n";
         String next = NcclConf.apply(cur, s);
-        assertTrue(next.startsWith("NCCL_DEBUG=WARN\nNCCL_IB_TC=128\nNCCL_IB_HCA=mlx5_0:1,"), next);
+        assertTrue(next.startsWith("NCCL_DEBUG=WARN\nNCCL_IB_TC=128\nNCCL_IB_HCA==mlx5_0:1,"), next);
         assertEquals(next, NcclConf.apply(next, s), "idempotent");
         RoceNic noRdma = new RoceNic("r0", "10.0.0.1", 24, "", 1500, "UP", true, "", 0, -1, 0);
         assertTrue(NcclConf.settings(List.of(noRdma), "eth0", 128).isEmpty());
+    }
+
+    @Test
+    void ncclTrafficClassOnlyWhenSetAndExistingLineKept() {
+        Map<String, String> s = NcclConf.settings(NICS, "eno1", null);
+        assertFalse(s.containsKey("NCCL_IB_TC"), s.toString());
+        String next = NcclConf.apply("NCCL_IB_TC=106\nNCCL_IB_HCA=mlx5_0\n", s);
+        assertTrue(next.startsWith("NCCL_IB_TC=106\nNCCL_IB_HCA==mlx5_0:1,"), next);
+        assertEquals(1, next.split("NCCL_IB_HCA=", -1).length - 1, next);
+        assertEquals(next, NcclConf.apply(next, s), "idempotent with the == value");
     }
 }

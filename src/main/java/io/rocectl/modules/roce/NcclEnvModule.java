@@ -14,11 +14,13 @@ import java.util.Map;
 
 /**
  * {@code nccl_env}: writes {@code /etc/nccl.conf} (argument {@code path}) from the RoCE facts:
- * {@code NCCL_IB_HCA} (the RDMA devices:ports of the RoCE NICs), {@code NCCL_IB_GID_INDEX} (the
+ * {@code NCCL_IB_HCA} (the RDMA devices:ports of the RoCE NICs, exact-match form
+ * {@code =mlx5_0:1,...}), {@code NCCL_IB_GID_INDEX} (the
  * RoCE v2 IPv4 GID index, when all NICs agree), {@code NCCL_SOCKET_IFNAME} (argument
  * {@code socket_ifname} / variable {@code roce_nccl_socket_ifname}; default the management
- * interface), {@code NCCL_IB_TC} (argument {@code ib_tc} / variable {@code roce_nccl_ib_tc},
- * default 128). Other lines of the file are kept. Skipped (ok, with a message) when no RoCE NIC
+ * interface), {@code NCCL_IB_TC} (argument {@code ib_tc} / variable {@code roce_nccl_ib_tc};
+ * written only when set, since it must match the switches' QoS class; an existing line is kept
+ * when unset). Other lines of the file are kept. Skipped (ok, with a message) when no RoCE NIC
  * has an RDMA device.
  */
 public final class NcclEnvModule implements Module {
@@ -37,7 +39,7 @@ public final class NcclEnvModule implements Module {
         RoceHost h = RoceHost.gather(ctx);
         Object sock = RoceHost.setting(ctx, "socket_ifname", "roce_nccl_socket_ifname");
         Map<String, String> s = NcclConf.settings(h.sel().nics(), sock == null ? h.sel().mgmtIf() : sock.toString(),
-                RoceHost.intSetting(ctx, "ib_tc", "roce_nccl_ib_tc", 128));
+                ibTc(RoceHost.setting(ctx, "ib_tc", "roce_nccl_ib_tc")));
         if (s.isEmpty()) {
             return ModuleResult.ok("skipped: no RDMA device behind the " + h.sel().nics().size()
                     + " selected NIC(s), " + path + " not written").withData(Map.of("skipped", true));
@@ -48,5 +50,11 @@ public final class NcclEnvModule implements Module {
         if (!ctx.check()) RemoteFile.writeAtomic(ctx, path, next, "0644");
         return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s))
                 .withDiff("--- " + path + "\n" + cur + "+++ " + path + "\n" + next);
+    }
+
+    /** The traffic class when the user set one (blank counts as unset), else null. */
+    static Integer ibTc(Object v) {
+        if (v == null || v.toString().isBlank()) return null;
+        return io.rocectl.module.Values.toInt(v, 0, "roce_nccl_ib_tc");
     }
 }

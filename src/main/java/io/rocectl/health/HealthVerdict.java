@@ -1,0 +1,87 @@
+package io.rocectl.health;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The verdict per port from the current sample and the previous one (pure). {@code down}: the
+ * logical state is not ACTIVE or the physical state not LinkUp. {@code degraded}: an error
+ * counter moved since the previous sample, or congestion notifications (CNP) arrive faster than
+ * {@link #CNP_RATE} per second. {@code ok} otherwise. Without a previous sample (or after a
+ * counter went backwards: driver reload, reset) only the state decides.
+ */
+public final class HealthVerdict {
+    /** Counters whose increase means a problem on the link or in RDMA transport. */
+    public static final List<String> ERRORS = List.of(
+            "counters/link_downed", "counters/symbol_error", "counters/port_rcv_errors", "counters/port_xmit_discards",
+            "counters/local_link_integrity_errors", "counters/excessive_buffer_overrun_errors",
+            "counters/link_error_recovery", "counters/port_rcv_remote_physical_errors", "counters/port_xmit_constraint_errors",
+            "counters/port_rcv_constraint_errors", "counters/VL15_dropped",
+            "hw_counters/out_of_sequence", "hw_counters/packet_seq_err", "hw_counters/local_ack_timeout_err",
+            "hw_counters/rnr_nak_retry_err", "hw_counters/req_cqe_error", "hw_counters/resp_cqe_error",
+            "hw_counters/implied_nak_seq_err", "hw_counters/rx_icrc_encapsulated", "hw_counters/req_remote_access_errors",
+            "hw_counters/resp_local_length_error", "hw_counters/duplicate_request", "hw_counters/req_cqe_flush_error",
+            "hw_counters/resp_cqe_flush_error");
+    /** Congestion notification counters: a rate, not an error. */
+    public static final List<String> CNP = List.of("hw_counters/np_cnp_sent", "hw_counters/rp_cnp_handled",
+            "hw_counters/np_ecn_marked_roce_packets");
+    public static final double CNP_RATE = 10_000;
+
+    private HealthVerdict() {}
+
+    /**
+     * @param deltas counter -> increase since the previous sample (absent: no previous sample)
+     * @param rates  counter -> increase per second
+     */
+    public record PortHealth(String host, HealthSample.Port port, String verdict, String reason,
+                             Map<String, Long> deltas, Map<String, Double> rates, double seconds) {}
+
+    public static List<PortHealth> judge(HealthSample cur, HealthSample prev) {
+        Map<String, HealthSample.Port> before = new LinkedHashMap<>();
+        if (prev != null) prev.ports().forEach(p -> before.put(p.key(), p));
+        double secs = prev == null ? 0 : cur.epoch() - prev.epoch();
+        List<PortHealth> out = new ArrayList<>();
+        for (HealthSample.Port p : cur.ports()) {
+            HealthSample.Port b = secs > 0 ? before.get(p.key()) : null;
+            Map<String, Long> deltas = new LinkedHashMap<>();
+            Map<String, Double> rates = new LinkedHashMap<>();
+            boolean reset = false;
+            if (b != null) {
+                for (Map.Entry<String, Long> e : p.counters().entrySet()) {
+                    Long old = b.counters().get(e.getKey());
+                    if (old == null) continue;
+                    if (e.getValue() < old) { reset = true; continue; }
+                    deltas.put(e.getKey(), e.getValue() - old);
+                    rates.put(e.getKey(), (e.getValue() - old) / secs);
+                }
+            }
+            String verdict = "ok";
+            List<String> why = new ArrayList<>();
+            if (!p.state().isEmpty() && !p.state().toUpperCase().contains("ACTIVE")) {
+                verdict = "down";
+                why.add("state " + p.state());
+            }
+            if (!p.physState().isEmpty() && !p.physState().contains("LinkUp")) {
+                verdict = "down";
+                why.add("phys_state " + p.physState());
+            }
+            if (!verdict.equals("down")) {
+                for (String k : ERRORS) {
+                    Long d = deltas.get(k);
+                    if (d != null && d > 0) why.add(k.substring(k.indexOf('/') + 1) + " +" + d);
+                }
+                for (String k : CNP) {
+                    Double r = rates.get(k);
+                    if (r != null && r > CNP_RATE) why.add(k.substring(k.indexOf('/') + 1) + " " + Math.round(r) + "/s (congestion)");
+                }
+                if (!why.isEmpty()) verdict = "degraded";
+            }
+            if (b == null) why.add(prev == null ? "first sample: no deltas yet" : "no previous sample of this port");
+            if (reset) why.add("counters went backwards (reset): deltas from the next sample");
+            out.add(new PortHealth(cur.host(), p, verdict, String.join("; ", why), deltas, rates, secs));
+        }
+        return out;
+    }
+}
