@@ -39,7 +39,7 @@ class HealthCommandTest {
         Path inv = dir.resolve("inv.ini");
         Files.writeString(inv, "[gpu]\ngone ansible_host=127.0.0.1 ansible_port=" + MinaHosts.deadPort() + "\n");
         Cli.Result r = Cli.run("health", "-i", inv.toString(), "--state-dir", dir.resolve("s").toString(), "-T", "2",
-                "--connect-retries", "0");
+                "--connect-retries", "1");
         assertEquals(ExitCodes.UNREACHABLE, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().contains("gone: UNREACHABLE"), r.out());
         Cli.Result bad = Cli.run("health", "-i", inv.toString(), "--output", "xml");
