@@ -35,11 +35,7 @@ class LabTest {
 
     @AfterAll
     static void down() throws Exception {
-        if (s == null) return;
-        LabState last = LabState.load(s.path());
-        Lab.down(last, LabTestSupport.quiet());
-        assertEquals(List.of(), LabTestSupport.leftovers(last));
-        Lab.down(last.name(), last.path(), LabTestSupport.quiet());
+        LabTestSupport.downAndCheck(s);
     }
 
     LabHost h(int i) {

@@ -36,6 +36,27 @@ final class LabTestSupport {
         return Lab.up(spec, System.out);
     }
 
+    /**
+     * Takes a test's lab down from its latest state file, asserts nothing of it is left, then runs
+     * the by-name clean-up too (idempotent).
+     */
+    static void downAndCheck(LabState s) throws Exception {
+        if (s == null) return;
+        LabState last = LabState.load(s.path());
+        Lab.down(last, quiet());
+        org.junit.jupiter.api.Assertions.assertEquals(List.of(), leftovers(last));
+        Lab.down(last.name(), last.path(), quiet());
+    }
+
+    /** {@code rocectl lab break ARGS --name NAME --dir DIR} through the real CLI; must exit 0. */
+    static void breakFault(LabState s, String... args) {
+        List<String> a = new ArrayList<>(List.of("lab", "break"));
+        a.addAll(List.of(args));
+        a.addAll(List.of("--name", s.name(), "--dir", s.dir()));
+        io.rocectl.testing.Cli.Result r = io.rocectl.testing.Cli.run(a.toArray(String[]::new));
+        org.junit.jupiter.api.Assertions.assertEquals(0, r.exitCode(), "lab " + a + ": " + r.out() + r.err());
+    }
+
     static PrintStream quiet() {
         return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     }

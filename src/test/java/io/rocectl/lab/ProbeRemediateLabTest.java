@@ -58,21 +58,13 @@ class ProbeRemediateLabTest {
 
     @AfterAll
     static void down() throws Exception {
-        if (s == null) return;
-        LabState last = LabState.load(s.path());
-        Lab.down(last, LabTestSupport.quiet());
-        assertEquals(List.of(), LabTestSupport.leftovers(last));
-        Lab.down(last.name(), last.path(), LabTestSupport.quiet());
+        LabTestSupport.downAndCheck(s);
     }
 
     // ---- helpers ----
 
     static void lab(String... args) {
-        List<String> a = new ArrayList<>(List.of("lab", "break"));
-        a.addAll(List.of(args));
-        a.addAll(List.of("--name", NAME, "--dir", s.dir()));
-        Cli.Result r = Cli.run(a.toArray(String[]::new));
-        assertEquals(0, r.exitCode(), "lab " + a + ": " + r.out() + r.err());
+        LabTestSupport.breakFault(s, args);
     }
 
     static void fix() {
