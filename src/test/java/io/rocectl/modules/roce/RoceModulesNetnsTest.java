@@ -110,7 +110,7 @@ class RoceModulesNetnsTest {
             }
         }
         assertTrue(ns.exec("ip route get 10.77.0.9 from 10.77.0.2").contains("dev r1"));
-        // and a restart of the unit (rules already there) succeeds too: ExecStartPre removes them first
+        // and a restart of the unit (rules already there) succeeds too: the script removes them first
         for (String line : unit.split("\n")) {
             if (line.startsWith("ExecStartPre=-")) ns.exec(line.substring(14) + " || true");
             if (line.startsWith("ExecStart=")) ns.exec(line.substring(10));
@@ -154,7 +154,7 @@ class RoceModulesNetnsTest {
         Files.delete(wants);
         ModuleResult ok = new RocePersistModule().run(ns.ctx(Map.of(), vars, false, null));
         assertTrue(ok.changed(), ok.msg());
-        assertEquals(List.of("rocectl/roce-routes.batch", "rocectl/roce-routes.del", "systemd/system/multi-user.target.wants/rocectl-roce.service",
+        assertEquals(List.of("rocectl/roce-routes.batch", "rocectl/roce-routes.del", "rocectl/roce-routes.sh", "systemd/system/multi-user.target.wants/rocectl-roce.service",
                 "systemd/system/rocectl-roce.service"), persistFiles());
         String batch = Files.readString(ns.etc.resolve("rocectl/roce-routes.batch"));
         String del = Files.readString(ns.etc.resolve("rocectl/roce-routes.del"));
@@ -175,7 +175,7 @@ class RoceModulesNetnsTest {
         assertTrue(updated.changed(), updated.msg());
         assertTrue(Files.readString(ns.etc.resolve("rocectl/roce-routes.batch")).contains("lookup 300"));
         assertTrue(Files.readString(delPath).contains("lookup 300"));
-        assertEquals(List.of("rocectl/roce-routes.batch", "rocectl/roce-routes.del", "systemd/system/multi-user.target.wants/rocectl-roce.service",
+        assertEquals(List.of("rocectl/roce-routes.batch", "rocectl/roce-routes.del", "rocectl/roce-routes.sh", "systemd/system/multi-user.target.wants/rocectl-roce.service",
                 "systemd/system/rocectl-roce.service"), persistFiles(), "no temp or backup left");
     }
 }
