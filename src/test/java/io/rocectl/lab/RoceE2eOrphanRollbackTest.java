@@ -44,6 +44,13 @@ class RoceE2eOrphanRollbackTest {
     static void down() throws Exception {
         for (Path m : markers) {
             for (String sfx : new String[] {"", ".pid", ".firing", ".done", ".log"}) Files.deleteIfExists(Path.of(m + sfx));
+            if (m.getParent().getFileName().toString().startsWith("rollback-net")) {
+                try {
+                    Files.deleteIfExists(m.getParent());
+                } catch (IOException notEmpty) {
+                    // another run's files
+                }
+            }
         }
         if (s == null) return;
         Lab.down(s, LabTestSupport.quiet());

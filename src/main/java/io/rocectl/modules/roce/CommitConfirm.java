@@ -99,7 +99,7 @@ public final class CommitConfirm {
             "ipbin=$(command -v ip)",
             "s=; command -v setsid >/dev/null 2>&1 && s=setsid",
             "$s sh -c 'sleep \"$1\"; if mv \"$2\" \"$2.firing\" 2>/dev/null; then "
-                    + "\"$3\" -force -batch \"$2.firing\" > \"$2.log\" 2>&1; mv -f \"$2.firing\" \"$2.done\"; fi' " + TAG
+                    + "\"$3\" -force -batch \"$2.firing\" > \"$2.log\" 2>&1; mv -f \"$2.firing\" \"$2.done\"; fi; rm -f \"$2.pid\"' " + TAG
                     + " \"$1\" \"$f\" \"$ipbin\" </dev/null >/dev/null 2>&1 &",
             "echo \"$!\" > \"$f.pid\"",
             "echo \"$! $f\"");
