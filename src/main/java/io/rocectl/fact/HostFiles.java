@@ -25,7 +25,8 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
         "/etc/netplan/*.yaml", "/etc/NetworkManager/system-connections/*.nmconnection",
         "/etc/systemd/network/*.network", "/etc/systemd/network/*.network.d/50-rocectl.conf",
         "/etc/systemd/networkd.conf.d/50-rocectl.conf", "/etc/network/interfaces", "/etc/network/interfaces.d/*",
-        "/etc/rocectl/roce-routes.batch", "/etc/rocectl/roce-routes.del", "/etc/systemd/system/rocectl-roce.service",
+        "/etc/rocectl/roce-routes.batch", "/etc/rocectl/roce-routes.del", "/etc/rocectl/roce-routes.sh",
+        "/etc/systemd/system/rocectl-roce.service",
     };
     public static final String UNIT_LINK = "/etc/systemd/system/multi-user.target.wants/rocectl-roce.service";
 

@@ -18,9 +18,12 @@ import java.util.Set;
  *     rules back to the kernel's three defaults; every routing table other than main/local/default
  *     flushed; ARP and rp_filter sysctls of all/default/each NIC back to kernel defaults (0).
  *     Addresses stay: they are the distribution's own configuration. mgmt0 is left alone.</li>
- * <li>fabric NICs up again in rail order (connected routes come back in that order);</li>
+ * <li>fabric NICs up again in rail order (connected routes come back in that order), except a NIC
+ *     that was administratively down before the reboot: it stays down, as a NIC whose driver or
+ *     configuration keeps it down at boot;</li>
  * <li>{@code sysctl --system}, limited to net.* keys (see {@link SysctlFiles});</li>
- * <li>every enabled systemd service's start commands (see {@link SystemdUnits});</li>
+ * <li>every enabled systemd service's start commands (see {@link SystemdUnits}); what they print
+ *     is shown as {@code HOST: journal: UNIT: LINE}, as the journal would have it;</li>
  * <li>with {@code --netcfg networkd}, the networkd emulation ({@link NetworkdEmulation}).</li>
  * </ol>
  */
@@ -30,6 +33,7 @@ final class BootSimulation {
     private BootSimulation() {}
 
     static void reboot(LabState s, LabHost h, PrintStream out) {
+        Set<String> down = adminDown(hostOut(h, List.of("ip", "-o", "link", "show")));
         List<String> pre = new ArrayList<>();
         for (LabNic n : h.nics()) pre.add("link set " + n.name() + " down");
         pre.add("rule flush");
@@ -49,10 +53,16 @@ final class BootSimulation {
         sysctl.addAll(LabBatches.arpDefaults(h));
         hostOut(h, sysctl);
         List<String> up = new ArrayList<>();
-        for (LabNic n : h.nics()) up.add("link set " + n.name() + " up");
+        List<String> keptDown = new ArrayList<>();
+        for (LabNic n : h.nics()) {
+            if (down.contains(n.name())) keptDown.add(n.name());
+            else up.add("link set " + n.name() + " up");
+        }
         hostBatch(h, up);
         out.println(h.name() + ": reboot: NICs down, rules reset, " + (flush.size() - h.nics().size())
-                + " routing tables flushed, ARP sysctls at kernel defaults, NICs up");
+                + " routing tables flushed, ARP sysctls at kernel defaults, NICs up"
+                + (keptDown.isEmpty() ? "" : " except " + String.join(", ", keptDown)
+                        + " (administratively down before the reboot: stays down)"));
 
         List<String> files = SysctlFiles.order(List.of(hostOut(h, List.of("sh", "-c", SysctlFiles.LIST_SCRIPT))
                 .lines().filter(l -> !l.isBlank()).toArray(String[]::new)));
@@ -79,6 +89,8 @@ final class BootSimulation {
         int ok = 0;
         for (SystemdUnits.ExecLine e : SystemdUnits.startCommands(unit)) {
             ExecResult r = Shell.run(Cmd.of(Shell.concat(Shell.inHost(h), e.argv())));
+            (r.stdout() + r.stderr()).lines().filter(l -> !l.isBlank())
+                    .forEach(l -> out.println(h.name() + ": journal: " + name + ": " + l));
             if (r.ok() || e.ignoreFailure()) {
                 ok++;
                 continue;
@@ -110,6 +122,19 @@ final class BootSimulation {
         out.println(h.name() + ": networkd (emulated): " + plan.commands().size() + " routes/rules applied, "
                 + del.size() + " foreign rules removed" + (plan.manageForeignRules() ? ""
                 : " (ManageForeignRoutingPolicyRules=no)"));
+    }
+
+    /** Names of the links whose flags lack UP in {@code ip -o link show} output (administratively down). */
+    static Set<String> adminDown(String ipOLink) {
+        Set<String> down = new LinkedHashSet<>();
+        for (String line : ipOLink.split("\n")) {
+            String[] t = line.trim().split(":\\s+", 3);
+            int lt = line.indexOf('<'), gt = line.indexOf('>');
+            if (t.length < 3 || lt < 0 || gt < lt) continue;
+            List<String> flags = List.of(line.substring(lt + 1, gt).split(","));
+            if (!flags.contains("UP")) down.add(t[1].split("@")[0]);
+        }
+        return down;
     }
 
     /** {@code ### name} delimited dump -> name -> text (insertion order). */

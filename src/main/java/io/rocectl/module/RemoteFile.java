@@ -39,4 +39,114 @@ public final class RemoteFile {
                 + "cat > \"$t\"; chmod \"$2\" \"$t\"; mv -f -- \"$t\" \"$1\"; trap - EXIT";
         ctx.runOk(Cmd.script(script, path, mode).withStdin(content));
     }
+
+    /** One entry of {@link #replaceAll}: a file to write, a symlink to make, or a path to remove. */
+    public record Change(Kind kind, String path, byte[] content, String mode, String linkTarget) {
+        public enum Kind { WRITE, LINK, REMOVE }
+
+        public Change {
+            if (path.isEmpty() || path.contains("\n") || path.contains("\t")) {
+                throw new IllegalArgumentException("path must be one line without tabs: '" + path + "'");
+            }
+        }
+
+        public static Change write(String path, String content, String mode) {
+            return new Change(Kind.WRITE, path, content.getBytes(java.nio.charset.StandardCharsets.UTF_8), mode, null);
+        }
+
+        public static Change link(String path, String target) {
+            return new Change(Kind.LINK, path, null, null, target);
+        }
+
+        public static Change remove(String path) {
+            return new Change(Kind.REMOVE, path, null, null, null);
+        }
+    }
+
+    /** $1 path, $2 mode (file) or target (link), $3 file|link; content on stdin. Prints the temp's path. */
+    private static final String STAGE = String.join("\n",
+            "set -e",
+            "if [ -d \"$1\" ] && [ ! -L \"$1\" ]; then echo \"$1 is a directory\" >&2; exit 1; fi",
+            "mkdir -p -- \"$(dirname -- \"$1\")\"",
+            "t=$(mktemp \"$1.rocectl.XXXXXX\")",
+            "if [ \"$3\" = link ]; then rm -f -- \"$t\"; ln -s -- \"$2\" \"$t\"; else cat > \"$t\"; chmod \"$2\" \"$t\"; fi",
+            "echo \"$t\"");
+
+    /**
+     * Triples {@code put PATH TEMP} / {@code del PATH -}. Each existing PATH is first kept under a
+     * backup name (a hard link, so PATH never disappears for a reader of a put), then TEMP is
+     * renamed over it (put) or PATH renamed away (del). On the first failure every step done is
+     * undone from the backups and the temps are removed (exit 1); on success the backups go.
+     */
+    private static final String COMMIT = String.join("\n",
+            "tab=$(printf '\\t'); nl='",
+            "'; done_=; temps=; fail=",
+            "i=0",
+            "while [ $# -ge 3 ]; do",
+            "  k=$1; p=$2; t=$3; shift 3; i=$((i + 1)); b=",
+            "  [ \"$t\" = - ] || temps=\"$temps$t$nl\"",
+            "  [ -z \"$fail\" ] || continue",
+            "  if [ -e \"$p\" ] || [ -L \"$p\" ]; then",
+            "    b=\"$p.rocectl-old.$$.$i\"",
+            "    if [ \"$k\" = del ]; then mv -f -- \"$p\" \"$b\" || { fail=\"cannot remove $p\"; continue; }",
+            "    else ln -P -- \"$p\" \"$b\" 2>/dev/null || cp -pP -- \"$p\" \"$b\" || { fail=\"cannot keep a copy of $p\"; continue; }",
+            "    fi",
+            "  fi",
+            "  if [ \"$k\" = put ]; then",
+            "    if [ -L \"$p\" ] && [ -d \"$p\" ]; then rm -f -- \"$p\"; fi",
+            "    if ! mv -f -- \"$t\" \"$p\"; then [ -z \"$b\" ] || rm -f -- \"$b\"; fail=\"cannot replace $p\"; continue; fi",
+            "  fi",
+            "  done_=\"$done_$k$tab$p$tab$b$nl\"",
+            "done",
+            "if [ -n \"$fail\" ]; then",
+            "  printf '%s' \"$done_\" | while IFS=\"$tab\" read -r k p b; do",
+            "    if [ -n \"$b\" ]; then mv -f -- \"$b\" \"$p\"; elif [ \"$k\" = put ]; then rm -f -- \"$p\"; fi",
+            "  done",
+            "  printf '%s' \"$temps\" | while IFS= read -r t; do rm -f -- \"$t\"; done",
+            "  echo \"$fail: every file is back as it was\" >&2",
+            "  exit 1",
+            "fi",
+            "printf '%s' \"$done_\" | while IFS=\"$tab\" read -r k p b; do [ -z \"$b\" ] || rm -f -- \"$b\"; done");
+
+    /**
+     * Applies several file changes as one: every new file and link is first written to a temp
+     * beside its path (a failure there removes the temps: nothing changed), then all are renamed
+     * into place in one command that puts everything back when a step fails. A configuration made
+     * of several files is thus never left half old, half new. Parent directories are created as
+     * needed (and stay).
+     */
+    public static void replaceAll(TaskContext ctx, java.util.List<Change> changes)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        java.util.List<String> commit = new java.util.ArrayList<>();
+        java.util.List<String> temps = new java.util.ArrayList<>();
+        try {
+            for (Change c : changes) {
+                if (c.kind() == Change.Kind.REMOVE) {
+                    commit.addAll(java.util.List.of("del", c.path(), "-"));
+                    continue;
+                }
+                boolean link = c.kind() == Change.Kind.LINK;
+                Cmd stage = Cmd.script(STAGE, c.path(), link ? c.linkTarget() : c.mode(), link ? "link" : "file");
+                ExecResult r = ctx.run(link ? stage : stage.withStdin(c.content()));
+                String t = r.stdout().strip();
+                if (!r.ok() || t.isEmpty() || t.contains("\n")) {
+                    throw new ModuleException("cannot write " + c.path() + ": " + r.stderr().strip() + "; no file changed");
+                }
+                temps.add(t);
+                commit.addAll(java.util.List.of("put", c.path(), t));
+            }
+        } catch (ModuleException | TransportException | CommandTimeoutException | InterruptedException e) {
+            if (!temps.isEmpty()) {
+                try {
+                    ctx.run(Cmd.script("rm -f -- \"$@\"", temps));
+                } catch (TransportException | CommandTimeoutException ignored) {
+                    // the connection is gone: the temps stay beside their files, the files are unchanged
+                }
+            }
+            throw e;
+        }
+        if (commit.isEmpty()) return;
+        ExecResult r = ctx.run(Cmd.script(COMMIT, commit));
+        if (!r.ok()) throw new ModuleException(r.stderr().strip());
+    }
 }

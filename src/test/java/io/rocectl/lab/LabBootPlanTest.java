@@ -116,4 +116,13 @@ class LabBootPlanTest {
                 Map.entry("net.ipv4.conf.ens1f0.arp_announce", "2"), Map.entry("net.ipv4.conf.*.rp_filter", "2")), s);
         assertEquals(List.of("net/ipv4/conf/all/arp_ignore", "1"), SysctlFiles.applyArgs(s.subList(0, 1)));
     }
+
+    @Test
+    void adminDownLinksAreThoseWithoutTheUpFlag() {
+        String out = "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN\n"
+                + "5: ens1f0@if6: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP\n"
+                + "7: ens1f1@if8: <BROADCAST,MULTICAST> mtu 1500 qdisc noqueue state DOWN\n"
+                + "9: ens2f0@if10: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500 qdisc noqueue state LOWERLAYERDOWN\n";
+        assertEquals(java.util.Set.of("ens1f1"), BootSimulation.adminDown(out));
+    }
 }

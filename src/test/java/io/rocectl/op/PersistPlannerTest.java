@@ -116,7 +116,7 @@ class PersistPlannerTest {
         PersistPlan auto = PersistPlanner.plan(h, new PersistRoutes(NICS, 100, Map.of()), "auto", true);
         assertEquals(List.of("systemctl daemon-reload"), auto.commands());
         assertTrue(p.changes().stream().anyMatch(c -> c.path().equals(ScriptPersist.UNIT)
-                && c.content().contains("ExecStart=/sbin/ip -batch /etc/rocectl/roce-routes.batch")));
+                && c.content().contains("ExecStart=/bin/sh /etc/rocectl/roce-routes.sh /sbin/ip /etc/rocectl/roce-routes.batch /etc/rocectl/roce-routes.del")));
     }
 
     @Test

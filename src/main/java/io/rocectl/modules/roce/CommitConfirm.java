@@ -8,6 +8,9 @@ import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
 
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -18,52 +21,180 @@ import java.util.List;
  * the sleeper by its PID). Whoever moves the marker first wins, so "disarmed" and "rolled back"
  * can never both happen.
  * If the change cut the path, nobody disarms and the host undoes the change by itself.
+ * <p>A timer belongs to the run that armed it: its marker is {@code rollback.TOKEN} (a random
+ * token made on the control node) in a directory of the host's network namespace
+ * ({@code /run/rocectl/rollback-netINODE}, the rules it undoes live there), with the sleeper's
+ * PID in {@code rollback.TOKEN.pid}. A disarm names its token and removes only that marker. A
+ * timer left behind by a run that died (SIGKILL) would undo whatever a later run does, so every
+ * run first disarms the older timers of that namespace ({@link #disarmOlder}), and waits for
+ * one that is already firing to finish.
  */
 public final class CommitConfirm {
     /** The tag in the sleeper's argv, checked before killing its PID. */
     static final String TAG = "rocectl-rollback";
 
-    /** An armed rollback: the sleeper's PID and the undo file (the marker). */
-    public record Armed(int pid, String file, int seconds) {}
+    private static final SecureRandom RANDOM = new SecureRandom();
 
-    private static final String ARM = String.join("\n",
-            "set -e",
-            "d=/run/rocectl; mkdir -p \"$d\" 2>/dev/null || { d=/tmp/rocectl; mkdir -p \"$d\"; }",
-            "chmod 700 \"$d\"",
-            "f=$(mktemp \"$d/rollback.XXXXXX\")",
-            "cat > \"$f\"",
-            "ipbin=$(command -v ip)",
-            "s=; command -v setsid >/dev/null 2>&1 && s=setsid",
-            "$s sh -c 'sleep \"$1\"; if mv \"$2\" \"$2.firing\" 2>/dev/null; then "
-                    + "\"$3\" -force -batch \"$2.firing\" > \"$2.log\" 2>&1; mv -f \"$2.firing\" \"$2.done\"; fi' " + TAG + " \"$1\" \"$f\" \"$ipbin\" </dev/null >/dev/null 2>&1 &",
-            "echo \"$! $f\"");
+    /** An armed rollback: the sleeper's PID, the undo file (the marker) and the run's token. */
+    public record Armed(int pid, String file, int seconds, String token) {}
 
-    /** Prints {@code disarmed} when the marker was still there, {@code fired} when the rollback already ran. */
-    private static final String DISARM = String.join("\n",
-            "if rm -- \"$2\" 2>/dev/null; then echo disarmed; else echo fired; fi",
-            "if [ -r \"/proc/$1/cmdline\" ] && tr '\\0' ' ' < \"/proc/$1/cmdline\" | grep -q " + TAG + "; then",
-            "  for c in $(cat \"/proc/$1/task/$1/children\" 2>/dev/null); do kill \"$c\" 2>/dev/null || true; done",
-            "  kill \"$1\" 2>/dev/null || true",
-            "fi");
+    /** What a disarm found. */
+    public enum Disarm {
+        /** the marker was there: removed, the timer will not fire */
+        DISARMED,
+        /** the timer fired first: the host ran (or is running) the undo */
+        FIRED,
+        /** neither: another run disarmed this run's timer */
+        GONE
+    }
 
-    private CommitConfirm() {}
+    /** What {@link #disarmOlder} did: tokens of timers disarmed, of firing ones waited for, of ones still firing. */
+    public record Older(List<String> disarmed, List<String> waited, List<String> stillFiring) {
+        public boolean any() {
+            return !disarmed.isEmpty() || !waited.isEmpty() || !stillFiring.isEmpty();
+        }
 
-    public static Armed arm(TaskContext ctx, List<String> undo, int seconds)
-            throws TransportException, CommandTimeoutException, InterruptedException {
-        ExecResult r = ctx.runOk(Cmd.script(ARM, String.valueOf(seconds)).withStdin(String.join("\n", undo) + "\n"));
-        String[] p = r.stdout().strip().split("\\s+");
-        if (p.length != 2) throw new ModuleException("cannot arm the rollback: unexpected output '" + r.stdout() + "'");
-        return new Armed(Integer.parseInt(p[0]), p[1], seconds);
+        /** One line for the task's message, empty when nothing was found. */
+        public String describe(boolean check) {
+            List<String> parts = new ArrayList<>();
+            if (!disarmed.isEmpty()) {
+                parts.add((check ? "would disarm " : "disarmed ") + disarmed.size()
+                        + " older run's rollback timer(s) (token " + String.join(", ", disarmed) + ")");
+            }
+            if (!waited.isEmpty()) parts.add("waited for an older run's rollback to finish (token " + String.join(", ", waited) + ")");
+            if (!stillFiring.isEmpty()) parts.add("an older run's rollback is still running (token " + String.join(", ", stillFiring) + ")");
+            return String.join("; ", parts);
+        }
     }
 
     /**
-     * Removes the marker and stops the sleeper. Returns false when the marker was already gone:
-     * the timer fired first and the host has run (or is running) the undo, so the change is NOT
-     * in place whatever the caller saw before.
+     * Sets {@code d} to this network namespace's rollback directory under the base $1 (the
+     * namespace's inode; one directory on a real host, one per host in a lab sharing /run).
      */
-    public static boolean disarm(TaskContext ctx, Armed a)
+    private static final String NS_DIR = "n=$(readlink /proc/self/ns/net 2>/dev/null | tr -cd 0-9) || n=";
+
+    /** Kills the sleeper of marker $1 by the PID it recorded, if that PID still is the sleeper. */
+    private static final String STOP = String.join("\n",
+            "stop() {",
+            "  p=$(cat \"$1.pid\" 2>/dev/null) || p=",
+            "  case $p in ''|*[!0-9]*) rm -f -- \"$1.pid\"; return 0;; esac",
+            "  if [ -r \"/proc/$p/cmdline\" ] && tr '\\0' ' ' < \"/proc/$p/cmdline\" | grep -q " + TAG
+                    + " && tr '\\0' ' ' < \"/proc/$p/cmdline\" | grep -qF -- \"$1\"; then",
+            "    for c in $(cat \"/proc/$p/task/$p/children\" 2>/dev/null); do kill \"$c\" 2>/dev/null || true; done",
+            "    kill \"$p\" 2>/dev/null || true",
+            "  fi",
+            "  rm -f -- \"$1.pid\"",
+            "}");
+
+    /** $1 seconds, $2 token; undo on stdin. Prints "PID MARKER". */
+    private static final String ARM = String.join("\n",
+            "set -e",
+            "case $2 in ''|*[!0-9a-f]*) echo \"bad token '$2'\" >&2; exit 2;; esac",
+            NS_DIR,
+            "d=/run/rocectl; mkdir -p \"$d\" 2>/dev/null || { d=/tmp/rocectl; mkdir -p \"$d\"; }",
+            "chmod 700 \"$d\"",
+            "d=\"$d/rollback-net$n\"; mkdir -p \"$d\"",
+            "f=\"$d/rollback.$2\"",
+            "(set -C; cat > \"$f\")",
+            "ipbin=$(command -v ip)",
+            "s=; command -v setsid >/dev/null 2>&1 && s=setsid",
+            "$s sh -c 'sleep \"$1\"; if mv \"$2\" \"$2.firing\" 2>/dev/null; then "
+                    + "\"$3\" -force -batch \"$2.firing\" > \"$2.log\" 2>&1; mv -f \"$2.firing\" \"$2.done\"; fi; rm -f \"$2.pid\"' " + TAG
+                    + " \"$1\" \"$f\" \"$ipbin\" </dev/null >/dev/null 2>&1 &",
+            "echo \"$!\" > \"$f.pid\"",
+            "echo \"$! $f\"");
+
+    /**
+     * $1 token, $2 marker. Prints {@code disarmed} when the marker was still there, {@code fired}
+     * when the rollback already ran or runs, {@code gone} when another run removed it.
+     */
+    private static final String DISARM = String.join("\n",
+            STOP,
+            "case $1 in ''|*[!0-9a-f]*) echo \"bad token '$1'\" >&2; exit 2;; esac",
+            "[ \"${2##*/}\" = \"rollback.$1\" ] || { echo \"$2 is not the marker of token $1\" >&2; exit 2; }",
+            "if rm -- \"$2\" 2>/dev/null; then echo disarmed; stop \"$2\"",
+            "elif [ -e \"$2.firing\" ] || [ -e \"$2.done\" ]; then echo fired",
+            "else echo gone; fi");
+
+    /**
+     * $1 "list" or "disarm". For every timer of this namespace: {@code disarmed TOKEN} (marker
+     * removed, sleeper killed; "list" only prints), {@code waited TOKEN} (it was firing; waited
+     * until it finished, at most 10 s), {@code firing TOKEN} (still running after that).
+     */
+    private static final String OLDER = String.join("\n",
+            STOP,
+            NS_DIR,
+            "for d in /run/rocectl/rollback-net$n /tmp/rocectl/rollback-net$n; do",
+            "  [ -d \"$d\" ] || continue",
+            "  for m in \"$d\"/rollback.*; do",
+            "    b=${m##*/}",
+            "    case $b in rollback.*.*|'rollback.*') continue;; esac",
+            "    if [ \"$1\" = list ]; then echo \"disarmed ${b#rollback.}\"",
+            "    elif rm -- \"$m\" 2>/dev/null; then echo \"disarmed ${b#rollback.}\"; stop \"$m\"; fi",
+            "  done",
+            "  for m in \"$d\"/rollback.*.firing; do",
+            "    [ -e \"$m\" ] || continue",
+            "    t=${m##*/}; t=${t#rollback.}; t=${t%.firing}",
+            "    [ \"$1\" = list ] && { echo \"firing $t\"; continue; }",
+            "    i=0; while [ -e \"$m\" ] && [ $i -lt 100 ]; do sleep 0.1 2>/dev/null || sleep 1; i=$((i + 1)); done",
+            "    if [ -e \"$m\" ]; then echo \"firing $t\"; else echo \"waited $t\"; fi",
+            "  done",
+            "done",
+            "true");
+
+    private CommitConfirm() {}
+
+    /** A fresh token for one armed timer: 16 hex digits. */
+    static String newToken() {
+        byte[] b = new byte[8];
+        RANDOM.nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    public static Armed arm(TaskContext ctx, List<String> undo, int seconds)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        return ctx.runOk(Cmd.script(DISARM, String.valueOf(a.pid()), a.file())).stdout().strip().equals("disarmed");
+        String token = newToken();
+        ExecResult r = ctx.runOk(Cmd.script(ARM, String.valueOf(seconds), token).withStdin(String.join("\n", undo) + "\n"));
+        String[] p = r.stdout().strip().split("\\s+");
+        if (p.length != 2) throw new ModuleException("cannot arm the rollback: unexpected output '" + r.stdout() + "'");
+        return new Armed(Integer.parseInt(p[0]), p[1], seconds, token);
+    }
+
+    /**
+     * Removes this run's marker (checked against its token) and stops the sleeper. Anything but
+     * {@link Disarm#DISARMED} means this run's change is not known to be in place.
+     */
+    public static Disarm disarm(TaskContext ctx, Armed a)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        String out = ctx.runOk(Cmd.script(DISARM, a.token(), a.file())).stdout().strip();
+        return switch (out) {
+            case "disarmed" -> Disarm.DISARMED;
+            case "fired" -> Disarm.FIRED;
+            case "gone" -> Disarm.GONE;
+            default -> throw new ModuleException("cannot disarm the rollback: unexpected output '" + out + "'");
+        };
+    }
+
+    /**
+     * Disarms every rollback timer of the host's network namespace that is still armed (a run
+     * that died left it; it would undo what this run does), and waits for one already firing.
+     * With {@code check}, only finds them.
+     */
+    public static Older disarmOlder(TaskContext ctx, boolean check)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        String out = ctx.runOk(Cmd.script(OLDER, check ? "list" : "disarm")).stdout();
+        List<String> disarmed = new ArrayList<>(), waited = new ArrayList<>(), firing = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            String[] t = line.strip().split("\\s+");
+            if (t.length != 2) continue;
+            switch (t[0]) {
+                case "disarmed" -> disarmed.add(t[1]);
+                case "waited" -> waited.add(t[1]);
+                case "firing" -> firing.add(t[1]);
+                default -> { }
+            }
+        }
+        return new Older(List.copyOf(disarmed), List.copyOf(waited), List.copyOf(firing));
     }
 
     /**

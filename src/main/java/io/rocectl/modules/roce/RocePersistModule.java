@@ -94,22 +94,18 @@ public final class RocePersistModule implements Module {
     }
 
     static void apply(TaskContext ctx, PersistPlan p) throws TransportException, CommandTimeoutException, InterruptedException {
-        List<String> rm = new ArrayList<>();
-        List<String> links = new ArrayList<>();
+        // all files of the configuration as one: a failure half-way leaves the old configuration whole
+        List<RemoteFile.Change> all = new ArrayList<>();
         for (FileChange c : p.changes()) {
             if (c.isLink()) {
-                if (c.linkTarget().isEmpty()) rm.add(c.path());
-                else { links.add(c.linkTarget()); links.add(c.path()); }
+                all.add(c.linkTarget().isEmpty() ? RemoteFile.Change.remove(c.path()) : RemoteFile.Change.link(c.path(), c.linkTarget()));
             } else if (c.content() == null) {
-                rm.add(c.path());
+                all.add(RemoteFile.Change.remove(c.path()));
             } else {
-                RemoteFile.writeAtomic(ctx, c.path(), c.content(), c.mode());
+                all.add(RemoteFile.Change.write(c.path(), c.content(), c.mode()));
             }
         }
-        if (!rm.isEmpty()) ctx.runOk(Cmd.script("rm -f -- \"$@\"", rm));
-        if (!links.isEmpty()) {
-            ctx.runOk(Cmd.script("while [ $# -ge 2 ]; do mkdir -p -- \"$(dirname -- \"$2\")\"; ln -sfn -- \"$1\" \"$2\"; shift 2; done", links));
-        }
+        RemoteFile.replaceAll(ctx, all);
         for (String c : p.commands()) {
             if (c.equals("systemctl daemon-reload")) ctx.runOk(Cmd.of("systemctl", "daemon-reload"));
             if (c.equals("nmcli connection reload")) ctx.runOk(Cmd.of("nmcli", "connection", "reload"));

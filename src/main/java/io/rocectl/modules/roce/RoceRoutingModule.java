@@ -67,6 +67,19 @@ public final class RoceRoutingModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        // before reading the host: a timer left by a run that died would undo what this run finds or does
+        CommitConfirm.Older older = CommitConfirm.disarmOlder(ctx, ctx.check());
+        if (!older.stillFiring().isEmpty()) return ModuleResult.failed(older.describe(ctx.check()) + "; run again once it is done");
+        String olderNote = older.any() ? older.describe(ctx.check()) + "; " : "";
+        ModuleResult r = converge(ctx);
+        if (!older.any()) return r;
+        Map<String, Object> data = new LinkedHashMap<>(r.data());
+        data.put("older_rollbacks_disarmed", older.disarmed());
+        return new ModuleResult(r.changed() || !older.disarmed().isEmpty(), r.failed(), olderNote + r.msg(), data,
+                r.diff(), r.facts());
+    }
+
+    private ModuleResult converge(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         RoceHost h = RoceHost.gather(ctx);
         if (h.sel().nics().isEmpty()) {
             return ModuleResult.ok("no RoCE NICs selected" + notes(h.sel().notes())).withData(Map.of("notes", h.sel().notes()));
@@ -90,7 +103,7 @@ public final class RoceRoutingModule implements Module {
             return ModuleResult.changed("would apply " + p.batch().size() + " routing change(s)").withData(data).withDiff(diff);
         }
         if (!p.batch().isEmpty()) {
-            String err = apply(ctx, p, data);
+            String err = applyConfirmed(ctx, p, data);
             if (err != null) return ModuleResult.failed(err).withData(data).withDiff(diff);
         }
         // table names only once the change holds (the batch uses table ids), so a rollback leaves no trace
@@ -106,7 +119,7 @@ public final class RoceRoutingModule implements Module {
     }
 
     /** Applies the batch under a commit-confirmed rollback; returns null or the failure message. */
-    private static String apply(TaskContext ctx, RoutingPlan p, Map<String, Object> data)
+    private static String applyConfirmed(TaskContext ctx, RoutingPlan p, Map<String, Object> data)
             throws TransportException, CommandTimeoutException, InterruptedException {
         boolean confirm = Values.toBool(ctx.args().get("confirm"), true, "confirm");
         int timeout = Values.toInt(ctx.args().get("confirm_timeout"), 30, "confirm_timeout");
@@ -115,6 +128,7 @@ public final class RoceRoutingModule implements Module {
         if (armed != null) {
             data.put("rollback_file", armed.file());
             data.put("rollback_pid", armed.pid());
+            data.put("rollback_token", armed.token());
         }
         Cmd batch = Cmd.of("ip", "-batch", "-").withStdin(String.join("\n", p.batch()) + "\n");
         if (armed == null) return fail(ctx, ctx.run(batch), p, null);
@@ -131,7 +145,12 @@ public final class RoceRoutingModule implements Module {
         String err = fail(ctx, r, p, armed);
         if (err != null) return err;
         String why = CommitConfirm.confirm(ctx);
-        if (why == null && CommitConfirm.disarm(ctx, armed)) return null;
+        CommitConfirm.Disarm d = why == null ? CommitConfirm.disarm(ctx, armed) : null;
+        if (d == CommitConfirm.Disarm.DISARMED) return null;
+        if (d == CommitConfirm.Disarm.GONE) {
+            return "this run's rollback timer (token " + armed.token() + ") was disarmed by another rocectl run on the "
+                    + "host: the change is not confirmed by this run";
+        }
         data.put("rolled_back", true);
         if (why == null) {
             return "the change was confirmed only after the " + armed.seconds() + " s rollback timer had fired: the host "

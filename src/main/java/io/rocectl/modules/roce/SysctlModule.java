@@ -18,8 +18,10 @@ import java.util.Map;
  * {@code sysctl} with ansible.posix.sysctl's arguments: {@code name}, {@code value},
  * {@code state} (present|absent), {@code sysctl_file} (default {@code /etc/sysctl.d/99-rocectl.conf}),
  * {@code reload} (default true), {@code sysctl_set}, {@code ignoreerrors}.
- * <p>With {@code reload: true} it writes the file atomically AND sets the live value
- * ({@code /proc/sys}); it reports changed only when either differed. With {@code reload: false}
+ * <p>With {@code reload: true} it sets the live value ({@code /proc/sys}) AND writes the file
+ * atomically; it reports changed only when either differed. The live value goes first: a value
+ * the kernel refuses fails the task and never reaches the file (and when the file cannot be
+ * written, the old live value is put back). With {@code reload: false}
  * it ONLY writes the file: the running kernel keeps its old value until the next boot or
  * {@code sysctl --system}. That is the trap the seeds warn about (ARP settings written but not
  * live keep pairs broken); use {@code sysctl_set: true} to set the live value anyway.
@@ -82,12 +84,31 @@ public final class SysctlModule implements Module {
                 .append("\n+ ").append(file).append(": ").append(value).append('\n');
         if (liveChange) diff.append("- live: ").append(current).append("\n+ live: ").append(value).append('\n');
         if (!ctx.check()) {
-            if (fileChange) RemoteFile.writeAtomic(ctx, file, next, "0644");
-            if (liveChange) ctx.runOk(Cmd.script("printf '%s\\n' \"$2\" > \"/proc/sys/$1\"", path, value));
+            // the kernel is the judge of the value: set it live first, write the file only when it took it
+            if (liveChange) {
+                ExecResult set = ctx.run(setLive(path, value));
+                if (!set.ok()) {
+                    return ModuleResult.failed("cannot set " + name + " to '" + value + "' (" + set.stderr().strip()
+                            + "); " + file + " left unchanged").withData(data);
+                }
+            }
+            if (fileChange) {
+                try {
+                    RemoteFile.writeAtomic(ctx, file, next, "0644");
+                } catch (io.rocectl.module.ModuleException e) {
+                    if (liveChange) ctx.run(setLive(path, current));
+                    throw new io.rocectl.module.ModuleException(e.getMessage()
+                            + (liveChange ? " (live value put back to " + current + ")" : ""));
+                }
+            }
         }
         String msg = name + " = " + value + (fileChange ? " (file)" : "") + (liveChange ? " (live, was " + current + ")" : "")
                 + (ctx.bool("reload", true) || ctx.bool("sysctl_set", false) ? "" : "; reload: false, live value NOT set");
         return ModuleResult.changed(msg).withData(data).withDiff(diff.toString());
+    }
+
+    private static Cmd setLive(String path, String value) {
+        return Cmd.script("printf '%s\\n' \"$2\" > \"/proc/sys/$1\"", path, value);
     }
 
     private static String nz(String s) {

@@ -4,6 +4,7 @@ import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.RemoteKill;
 import io.rocectl.transport.TransportException;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.connection.ConnectionException;
@@ -30,6 +31,9 @@ final class SshConnection implements Connection {
         return t;
     });
 
+    /** How long a timed-out command waits for the kill of its remote processes. */
+    private static final long KILL_WAIT_MS = 3000;
+
     private final String host;
     private final String user;
     private final SSHClient client;
@@ -49,7 +53,17 @@ final class SshConnection implements Connection {
     @Override
     public ExecResult exec(Cmd cmd, Duration timeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        return exec(cmd, timeout, true);
+    }
+
+    /**
+     * Runs a command; with a timeout it runs tagged (see {@link RemoteKill}) and, when
+     * {@code killOnTimeout}, a timeout kills all its processes on the host before it is reported.
+     */
+    private ExecResult exec(Cmd cmd, Duration timeout, boolean killOnTimeout)
+            throws TransportException, CommandTimeoutException, InterruptedException {
         long t0 = System.nanoTime();
+        String token = timeout == null ? null : RemoteKill.newToken();
         Session session;
         try {
             session = client.startSession();
@@ -58,7 +72,7 @@ final class SshConnection implements Connection {
         }
         boolean stalled = false;
         try {
-            Session.Command c = session.exec(cmd.commandLine());
+            Session.Command c = session.exec((token == null ? cmd : RemoteKill.tag(cmd, token)).commandLine());
             Future<byte[]> out = PUMPS.submit(() -> drain(c.getInputStream()));
             Future<byte[]> err = PUMPS.submit(() -> drain(c.getErrorStream()));
             try (OutputStream in = c.getOutputStream()) {
@@ -79,8 +93,9 @@ final class SshConnection implements Connection {
                 try {
                     c.signal(Signal.KILL);
                 } catch (IOException ignored) {
-                    // best effort: closing the channel below also ends it
+                    // best effort: closing the channel alone does not end it, the kill below does
                 }
+                if (killOnTimeout && te instanceof TimeoutException) killRemote(token, cmd.become());
                 throw new CommandTimeoutException(host + ": command timed out after "
                         + (timeout == null ? "?" : timeout.toSeconds()) + " s: " + abbreviate(cmd.commandLine()));
             } catch (java.util.concurrent.ExecutionException ee) {
@@ -102,6 +117,19 @@ final class SshConnection implements Connection {
             } else {
                 closeQuietly(session);
             }
+        }
+    }
+
+    /**
+     * Kills what a timed-out command left on the host, on a new channel; waits at most
+     * {@link #KILL_WAIT_MS} (a stalled peer may not answer at all: then it goes on in the background).
+     */
+    private void killRemote(String token, boolean become) throws InterruptedException {
+        Future<?> k = PUMPS.submit(() -> exec(RemoteKill.kill(token, become), Duration.ofSeconds(10), false));
+        try {
+            k.get(KILL_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | java.util.concurrent.ExecutionException ignored) {
+            // best effort
         }
     }
 

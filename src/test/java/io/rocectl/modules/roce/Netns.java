@@ -95,7 +95,15 @@ final class Netns implements AutoCloseable {
         for (int pid : pids) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         sh("ip", "netns", "del", name);
         for (String f : files) {
-            for (String sfx : new String[] {"", ".done", ".log"}) Files.deleteIfExists(Path.of(f + sfx));
+            for (String sfx : new String[] {"", ".done", ".log", ".pid", ".firing"}) Files.deleteIfExists(Path.of(f + sfx));
+            try {
+                // the namespace's own rollback directory (empty once its files are gone)
+                if (Path.of(f).getParent().getFileName().toString().startsWith("rollback-net")) {
+                    Files.deleteIfExists(Path.of(f).getParent());
+                }
+            } catch (IOException e) {
+                // not empty
+            }
         }
         if (createdRocectlEtc) {
             try {

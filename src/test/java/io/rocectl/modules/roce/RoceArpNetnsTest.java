@@ -91,4 +91,21 @@ class RoceArpNetnsTest {
         assertFalse(Files.readString(ns.etc.resolve("sysctl.d/99-rocectl.conf")).contains("r1"));
         assertTrue(new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.nosuch", "value", 1), vars, false, null)).failed());
     }
+
+    /** A value the kernel refuses fails the task and is not written to the file (issue 12). */
+    @Test
+    void aValueTheKernelRefusesIsNotWrittenToTheFile() throws Exception {
+        java.nio.file.Path conf = ns.etc.resolve("sysctl.d/99-rocectl.conf");
+        Files.writeString(conf, "# keep\nnet.ipv4.conf.r0.arp_announce = 2\n");
+        String before = sysctl("net/ipv4/conf/r0/arp_ignore");
+        ModuleResult r = new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.conf.r0.arp_ignore", "value", "notanumber"),
+                vars, false, null));
+        assertTrue(r.failed(), r.msg());
+        assertTrue(r.msg().contains("cannot set net.ipv4.conf.r0.arp_ignore to 'notanumber'"), r.msg());
+        assertEquals("# keep\nnet.ipv4.conf.r0.arp_announce = 2\n", Files.readString(conf), "file untouched");
+        assertEquals(before, sysctl("net/ipv4/conf/r0/arp_ignore"));
+        assertTrue(new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.conf.r0.arp_ignore", "value", "1"),
+                vars, false, null)).changed());
+        assertTrue(Files.readString(conf).contains("net.ipv4.conf.r0.arp_ignore = 1"));
+    }
 }

@@ -110,11 +110,72 @@ class RoceModulesNetnsTest {
             }
         }
         assertTrue(ns.exec("ip route get 10.77.0.9 from 10.77.0.2").contains("dev r1"));
-        // and a restart of the unit (rules already there) succeeds too: ExecStartPre removes them first
+        // and a restart of the unit (rules already there) succeeds too: the script removes them first
         for (String line : unit.split("\n")) {
             if (line.startsWith("ExecStartPre=-")) ns.exec(line.substring(14) + " || true");
             if (line.startsWith("ExecStart=")) ns.exec(line.substring(10));
         }
         assertFalse(new RoceRoutingModule().run(ns.ctx(Map.of(), vars, false, ns.reconnect())).changed());
+    }
+
+    /** Files of the script persistence, and temps left beside them (there must be none). */
+    private List<String> persistFiles() throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        for (String d : new String[] {"rocectl", "systemd/system", "systemd/system/multi-user.target.wants"}) {
+            java.nio.file.Path dir = ns.etc.resolve(d);
+            if (!Files.isDirectory(dir)) continue;
+            try (java.util.stream.Stream<java.nio.file.Path> l = Files.list(dir)) {
+                l.filter(f -> !Files.isDirectory(f, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                        .forEach(f -> out.add(d + "/" + f.getFileName()));
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    /**
+     * Issue 12: a persistence write that fails half-way (here: a file where a directory must be)
+     * leaves no file of the configuration written, and an update that fails keeps the old
+     * configuration whole.
+     */
+    @Test
+    void aPersistWriteThatFailsHalfWayLeavesTheConfigurationWhole() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(ns.etc.resolve("systemd")), "/etc/systemd exists");
+        assertFalse(new RoceRoutingModule().run(ns.ctx(Map.of(), vars, false, ns.reconnect())).failed());
+        Files.createDirectories(ns.etc.resolve("systemd/system"));
+        java.nio.file.Path wants = ns.etc.resolve("systemd/system/multi-user.target.wants");
+        Files.writeString(wants, "a file where the unit's enablement directory belongs\n");
+        List<String> before = persistFiles();
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(io.rocectl.module.ModuleException.class,
+                () -> new RocePersistModule().run(ns.ctx(Map.of(), vars, false, null)));
+        assertTrue(e.getMessage().contains("multi-user.target.wants"), e.getMessage());
+        assertEquals(before, persistFiles(), "no file of the configuration written, no temp left");
+
+        Files.delete(wants);
+        ModuleResult ok = new RocePersistModule().run(ns.ctx(Map.of(), vars, false, null));
+        assertTrue(ok.changed(), ok.msg());
+        assertEquals(List.of("rocectl/roce-routes.batch", "rocectl/roce-routes.del", "rocectl/roce-routes.sh", "systemd/system/multi-user.target.wants/rocectl-roce.service",
+                "systemd/system/rocectl-roce.service"), persistFiles());
+        String batch = Files.readString(ns.etc.resolve("rocectl/roce-routes.batch"));
+        String del = Files.readString(ns.etc.resolve("rocectl/roce-routes.del"));
+
+        // an update (new table base) whose second file cannot be replaced: a directory is in its place
+        java.nio.file.Path delPath = ns.etc.resolve("rocectl/roce-routes.del");
+        Files.delete(delPath);
+        Files.createDirectory(delPath);
+        Map<String, Object> moved = new HashMap<>(vars);
+        moved.put("roce_table_base", 300);
+        Exception e2 = org.junit.jupiter.api.Assertions.assertThrows(io.rocectl.module.ModuleException.class,
+                () -> new RocePersistModule().run(ns.ctx(Map.of(), moved, false, null)));
+        assertTrue(e2.getMessage().contains("roce-routes.del is a directory"), e2.getMessage());
+        assertEquals(batch, Files.readString(ns.etc.resolve("rocectl/roce-routes.batch")), "the old batch stays");
+        Files.delete(delPath);
+        Files.writeString(delPath, del);
+        ModuleResult updated = new RocePersistModule().run(ns.ctx(Map.of(), moved, false, null));
+        assertTrue(updated.changed(), updated.msg());
+        assertTrue(Files.readString(ns.etc.resolve("rocectl/roce-routes.batch")).contains("lookup 300"));
+        assertTrue(Files.readString(delPath).contains("lookup 300"));
+        assertEquals(List.of("rocectl/roce-routes.batch", "rocectl/roce-routes.del", "rocectl/roce-routes.sh", "systemd/system/multi-user.target.wants/rocectl-roce.service",
+                "systemd/system/rocectl-roce.service"), persistFiles(), "no temp or backup left");
     }
 }

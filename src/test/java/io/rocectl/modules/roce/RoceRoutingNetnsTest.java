@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** roce_routing for real in a network namespace: apply, idempotence, stale cleanup, rollback. */
@@ -107,5 +108,55 @@ class RoceRoutingNetnsTest {
             if (now.equals(before)) break;
         }
         assertEquals(before, now, "the host restored its previous rules and routes by itself");
+    }
+
+    /**
+     * A run SIGKILLed right after arming leaves its timer on the host, with the undo of the change
+     * it was about to make. A later run must disarm it before reading the host (and say so), so
+     * the later run's rules are still there after the orphan's deadline.
+     */
+    @Test
+    void aLaterRunDisarmsTheTimerOfARunThatDied() throws Exception {
+        io.rocectl.module.TaskContext ctx = ns.ctx(Map.of(), vars, false, ns.reconnect());
+        io.rocectl.op.RoutingPlan killed = RoceRoutingModule.plan(ctx, RoceHost.gather(ctx));
+        CommitConfirm.Armed orphan = CommitConfirm.arm(ctx, killed.undo(), 3);
+        ns.track(orphan.pid());
+        ns.trackFile(orphan.file());
+        assertTrue(Files.exists(java.nio.file.Path.of(orphan.file())), orphan.toString());
+
+        ModuleResult r = run(Map.of("confirm_timeout", 3), false, ns.reconnect());
+        assertTrue(r.changed() && !r.failed(), r.msg());
+        assertTrue(r.msg().contains("disarmed 1 older run's rollback timer(s) (token " + orphan.token() + ")"), r.msg());
+        assertEquals(java.util.List.of(orphan.token()), r.data().get("older_rollbacks_disarmed"));
+        String applied = ns.exec("ip -N -4 rule; ip -N -4 route show table all");
+        assertTrue(applied.contains("from 10.77.0.2 lookup 101"), applied);
+
+        Thread.sleep(3000 + 2500);
+        assertEquals(applied, ns.exec("ip -N -4 rule; ip -N -4 route show table all"), "the orphan did not fire");
+        assertFalse(Files.exists(java.nio.file.Path.of(orphan.file() + ".done")), "the orphan never ran its undo");
+        assertFalse(ProcessHandle.of(orphan.pid()).map(ProcessHandle::isAlive).orElse(false), "its sleeper is gone");
+        ModuleResult again = run(Map.of(), false, ns.reconnect());
+        assertFalse(again.changed(), again.msg());
+        assertFalse(again.msg().contains("older"), again.msg());
+    }
+
+    /** A disarm removes only the marker of its own token; a second disarm of the same timer says GONE. */
+    @Test
+    void aDisarmChecksItsToken() throws Exception {
+        io.rocectl.module.TaskContext ctx = ns.ctx(Map.of(), vars, false, ns.reconnect());
+        CommitConfirm.Armed a = CommitConfirm.arm(ctx, java.util.List.of("rule del priority 1234"), 30);
+        CommitConfirm.Armed b = CommitConfirm.arm(ctx, java.util.List.of("rule del priority 1235"), 30);
+        for (CommitConfirm.Armed x : new CommitConfirm.Armed[] {a, b}) {
+            ns.track(x.pid());
+            ns.trackFile(x.file());
+        }
+        assertFalse(a.token().equals(b.token()));
+        CommitConfirm.Armed forged = new CommitConfirm.Armed(a.pid(), b.file(), 30, a.token());
+        assertThrows(io.rocectl.module.ModuleException.class, () -> CommitConfirm.disarm(ctx, forged));
+        assertTrue(Files.exists(java.nio.file.Path.of(b.file())), "b still armed");
+        assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx, a));
+        assertEquals(CommitConfirm.Disarm.GONE, CommitConfirm.disarm(ctx, a));
+        assertTrue(Files.exists(java.nio.file.Path.of(b.file())), "b still armed");
+        assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx, b));
     }
 }

@@ -1,0 +1,55 @@
+package io.rocectl.transport;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Ending a remote command that timed out, with everything it started. Closing the SSH channel
+ * is not enough: sshd leaves a session's processes running when its channel closes (a
+ * {@code sleep} that never writes never notices), and a signal request reaches at most the
+ * session's shell. So each command runs under {@code env ROCECTL_CMD=TOKEN} (a random token per
+ * command, inherited by every process it starts, through {@code sudo} too since it is set after
+ * it), and a timeout runs {@link #kill} on a new channel: SIGKILL to every process whose
+ * environment carries the token, repeated until none is left (a fork between look and kill is
+ * caught the next round). Processes that cleared their environment escape; nothing rocectl runs
+ * does.
+ */
+public final class RemoteKill {
+    public static final String VAR = "ROCECTL_CMD";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** $1 the token: up to 5 rounds of look (/proc/PID/environ) and SIGKILL; prints the PIDs killed. */
+    private static final String KILL = String.join("\n",
+            "case $1 in ''|*[!0-9a-f]*) echo \"bad token '$1'\" >&2; exit 2;; esac",
+            "i=0",
+            "while [ $i -lt 5 ]; do",
+            "  p=$(grep -l -s -F \"" + VAR + "=$1\" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/||; s|/environ$||')",
+            "  [ -n \"$p\" ] || exit 0",
+            "  echo $p",
+            "  kill -KILL $p 2>/dev/null",
+            "  i=$((i + 1))",
+            "done");
+
+    private RemoteKill() {}
+
+    /** A fresh token: 16 hex digits. */
+    public static String newToken() {
+        byte[] b = new byte[8];
+        RANDOM.nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    /** The command run under {@code env ROCECTL_CMD=token} (become, stdin unchanged). */
+    public static Cmd tag(Cmd cmd, String token) {
+        List<String> argv = new ArrayList<>(List.of("env", VAR + "=" + token));
+        argv.addAll(cmd.argv());
+        return new Cmd(argv, cmd.stdin(), cmd.become());
+    }
+
+    /** The command that kills every process of a tagged command (run with the same become). */
+    public static Cmd kill(String token, boolean become) {
+        return Cmd.script(KILL, token).withBecome(become);
+    }
+}
