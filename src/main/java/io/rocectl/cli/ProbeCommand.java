@@ -83,6 +83,8 @@ public final class ProbeCommand implements Callable<Integer> {
      */
     static void requirePairs(InventoryOptions inv, ProbeRunner.Outcome o, Set<String> focus) {
         if (o.diagnosis().pairsTotal() > 0) return;
+        // hosts SSH could not reach are not bad input: the report says so and exits 4 (or 6), never 0
+        if (!o.gathered().unreachable().isEmpty()) return;
         String why;
         if (o.graph().endpoints().isEmpty()) {
             List<String> per = new ArrayList<>();

@@ -33,6 +33,21 @@ class NothingToProbeTest {
         assertEquals("", r.out());
     }
 
+    /** No pairs because no host answered is not bad input: exit 4 with the hosts named, never 0 or 5. */
+    @Test
+    void onlyUnreachableHostsIsExit4NotBadInput() throws Exception {
+        Path inv = tmp.resolve("gone.ini");
+        Files.writeString(inv, "gpu01 ansible_host=127.0.0.1 ansible_port=" + MinaHosts.deadPort() + "\n");
+        for (String[] args : new String[][] {{"probe"}, {"remediate", "--history", "none", "--syslog", "off"}}) {
+            String cmd = args[0];
+            java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of(args));
+            a.addAll(java.util.List.of("-i", inv.toString(), "-T", "2"));
+            Cli.Result r = Cli.run(a.toArray(String[]::new));
+            assertEquals(ExitCodes.UNREACHABLE, r.exitCode(), cmd + ": " + r.out() + r.err());
+            assertTrue(r.out().contains("unreachable: gpu01"), cmd + ": " + r.out());
+        }
+    }
+
     @Test
     void oneNicTwiceIsNotAPair() throws Exception {
         Path inv = tmp.resolve("one.ini");
