@@ -6,12 +6,11 @@ import io.rocectl.exec.FanOut;
 import io.rocectl.probe.CheapProbeOutput;
 import io.rocectl.probe.CheapProbeParser;
 import io.rocectl.probe.CheapProbeScript;
-import io.rocectl.probe.Diagnoser;
 import io.rocectl.probe.Failure;
 import io.rocectl.probe.HeavyProbe;
-import io.rocectl.probe.LinkState;
 import io.rocectl.probe.NicEndpoint;
 import io.rocectl.probe.PairResult;
+import io.rocectl.probe.PairVerdict;
 import io.rocectl.probe.ProbePair;
 import io.rocectl.remediate.Endpoints;
 import io.rocectl.transport.Cmd;
@@ -59,51 +58,77 @@ public final class DoctorCommand implements Callable<Integer> {
             NicEndpoint b = find(g, d);
             System.out.println("pair " + a.key() + " (" + a.ip() + ", " + a.mac() + ") <-> " + b.key() + " (" + b.ip()
                     + ", " + b.mac() + ")");
-            boolean ok = direction(pool, fleet, new ProbePair(a, b)) & direction(pool, fleet, new ProbePair(b, a));
+            boolean ok = bothWays(pool, fleet, g, new ProbePair(a, b));
             System.out.println();
             heavy(pool, fleet, a, b);
             return ok ? ExitCodes.OK : ExitCodes.FAILED;
         }
     }
 
-    private static boolean direction(ConnectionPool pool, Fleet fleet, ProbePair p) throws InterruptedException {
-        System.out.println();
-        System.out.println(p.src().key() + " -> " + p.dst().key() + (p.sameRail() ? " (same rail)" : " (cross-rail)"));
+    /**
+     * One probe command per host (its direction of the pair, plus the state of all its RoCE NICs),
+     * then both directions judged by the probe's own classifier, each with the other as its
+     * reverse: doctor adds detail to probe's verdict, never a different one.
+     */
+    private static boolean bothWays(ConnectionPool pool, Fleet fleet, Endpoints.Gathered g, ProbePair ab)
+            throws InterruptedException {
+        ProbePair ba = new ProbePair(ab.dst(), ab.src());
         Map<String, CheapProbeOutput> outs = new java.util.HashMap<>();
-        for (String h : List.of(p.src().host(), p.dst().host()).stream().distinct().toList()) {
-            ProbePair probe = h.equals(p.src().host()) ? p : new ProbePair(p.dst(), p.src());
-            Cmd c = CheapProbeScript.command(List.of(probe), CheapProbeScript.Options.defaults());
-            FanOut.Outcome o = FanOut.run(List.of(h), x -> c, pool, 1, fleet.commandTimeout()).get(h);
+        Map<String, java.util.List<ProbePair>> work = new java.util.LinkedHashMap<>();
+        work.computeIfAbsent(ab.src().host(), k -> new java.util.ArrayList<>()).add(ab);
+        work.computeIfAbsent(ba.src().host(), k -> new java.util.ArrayList<>()).add(ba);
+        for (Map.Entry<String, java.util.List<ProbePair>> e : work.entrySet()) {
+            List<String> nics = g.byHost().get(e.getKey()).stream().map(NicEndpoint::nic).toList();
+            Cmd c = CheapProbeScript.command(e.getValue(), nics, CheapProbeScript.Options.defaults(), 0);
+            FanOut.Outcome o = FanOut.run(List.of(e.getKey()), x -> c, pool, 1, fleet.commandTimeout()).get(e.getKey());
             if (o.result() == null) {
-                System.out.println("  probe failed on " + h + ": " + (o.unreachable() != null ? o.unreachable() : o.timeout()));
+                System.out.println("probe did not finish on " + e.getKey() + ": "
+                        + (o.unreachable() != null ? o.unreachable() : o.timeout()));
                 return false;
             }
-            outs.put(h, CheapProbeParser.parse(h, o.result().stdout()));
+            outs.put(e.getKey(), CheapProbeParser.parse(e.getKey(), o.result().stdout()));
         }
-        CheapProbeOutput so = outs.get(p.src().host());
-        PairResult r = so.pairs().stream().filter(x -> x.dstIp().equals(p.dst().ip())).findFirst().orElse(null);
-        if (r == null) {
-            System.out.println("  no result line from the probe script on " + p.src().host());
+        PairResult rab = result(outs.get(ab.src().host()), ab);
+        PairResult rba = result(outs.get(ba.src().host()), ba);
+        if (rab == null || rba == null) {
+            System.out.println("no result line from the probe script for " + (rab == null ? ab : ba).src().key());
             return false;
         }
-        LinkState sl = so.host().links().get(p.src().nic());
-        LinkState dl = outs.get(p.dst().host()).host().links().get(p.dst().nic());
-        line("link", sl != null && sl.up() && dl != null && dl.up(), "source " + show(sl) + ", destination " + show(dl),
-                "both ports must be up with carrier; otherwise: cable, transceiver, switch port (needs hands)");
-        boolean arpOk = r.arpMacs() != null && r.arpMacs().size() == 1 && r.arpMacs().contains(p.dst().mac());
-        line("arp", arpOk, "answered by " + (r.arpMacs() == null ? "(not probed)" : r.arpMacs()) + ", expected exactly "
-                + p.dst().mac(), "several MACs = ARP flux (arp_ignore=1, arp_announce=2); a wrong single MAC = stale or "
-                + "poisoned neighbour entry (flush); none = peer down or filtered");
-        boolean routeOk = p.src().nic().equals(r.routeDev());
-        line("route", routeOk, "ip route get " + p.dst().ip() + " from " + p.src().ip() + " -> dev " + r.routeDev()
-                + " table " + r.routeTable(), "must leave through " + p.src().nic() + " (its own table); another dev = "
-                + "missing per-NIC policy routing (table + ip rule from " + p.src().ip() + ")");
-        line("ip", r.pingOk(), "ping from " + p.src().ip() + ": " + r.pingReceived() + "/" + r.pingSent() + " replies",
-                "no reply with the layers below fine = a filter, MTU or the peer's reply path (probe the reverse direction)");
-        Failure f = Diagnoser.classify(p, r, so.host(), outs.get(p.dst().host()).host(), null);
-        System.out.println("  verdict: " + (f == null ? "ok"
-                : f.cause().id() + " at layer " + f.cause().layer().id() + (f.cause().fixable() ? " (config can fix: "
-                + "rocectl remediate / the fix playbook)" : " (needs hands)") + ": " + f.cause().remedy()));
+        var hsA = outs.get(ab.src().host()).host();
+        var hsB = outs.get(ba.src().host()).host();
+        List<NicEndpoint> nicsA = g.byHost().get(ab.src().host()), nicsB = g.byHost().get(ba.src().host());
+        Failure fab = PairVerdict.of(ab, rab, hsA, hsB, nicsB, null).failure();
+        Failure fba = PairVerdict.of(ba, rba, hsB, hsA, nicsA, null).failure();
+        boolean ok = print(ab, PairVerdict.of(ab, rab, hsA, hsB, nicsB, fba), fba);
+        ok &= print(ba, PairVerdict.of(ba, rba, hsB, hsA, nicsA, fab), fab);
+        return ok;
+    }
+
+    private static PairResult result(CheapProbeOutput out, ProbePair p) {
+        return out.pairs().stream().filter(x -> x.srcNic().equals(p.src().nic()) && x.dstIp().equals(p.dst().ip()))
+                .findFirst().orElse(null);
+    }
+
+    private static boolean print(ProbePair p, PairVerdict v, Failure reverse) {
+        System.out.println();
+        System.out.println(p.src().key() + " -> " + p.dst().key() + (p.sameRail() ? " (same rail)" : " (cross-rail)"));
+        for (PairVerdict.Line l : v.lines()) {
+            System.out.printf("  %-6s %-10s %s%n", l.layer().id(), l.status(), l.evidence());
+            if (l.status().equals("FAIL")) System.out.println("                    meaning: " + l.meaning());
+        }
+        Failure f = v.failure();
+        String verdict;
+        if (f == null) {
+            verdict = "ok";
+        } else if (f.detail().contains("the reverse pair fails at")) {
+            verdict = f.cause().id() + ": explained by the reverse direction's " + reverse.cause().id() + " at layer "
+                    + reverse.cause().layer().id() + (reverse.cause().fixable() ? " (config can fix: rocectl remediate / the "
+                    + "fix playbook)" : " (needs hands)") + ": " + reverse.cause().remedy();
+        } else {
+            verdict = f.cause().id() + " at layer " + f.cause().layer().id() + (f.cause().fixable() ? " (config can fix: "
+                    + "rocectl remediate / the fix playbook)" : " (needs hands)") + ": " + f.cause().remedy();
+        }
+        System.out.println("  verdict: " + verdict);
         return f == null;
     }
 
@@ -120,15 +145,6 @@ public final class DoctorCommand implements Callable<Integer> {
                 System.out.println("  client on " + a.host() + ": " + HeavyProbe.client(t, b, a, 18515, 30));
             }
         }
-    }
-
-    private static void line(String layer, boolean ok, String what, String meaning) {
-        System.out.printf("  %-6s %-4s %s%n", layer, ok ? "ok" : "FAIL", what);
-        if (!ok) System.out.println("              meaning: " + meaning);
-    }
-
-    private static String show(LinkState l) {
-        return l == null ? "unknown" : l.operstate() + "/carrier " + l.carrier();
     }
 
     private static NicEndpoint find(Endpoints.Gathered g, String[] hn) {

@@ -179,12 +179,21 @@ public final class Diagnoser {
      * so several MACs answer for it (ARP flux). Null when none or the sysctls are unknown.
      */
     private List<String> fluxSiblings(NicEndpoint dst) {
-        HostState hs = hosts.get(dst.host());
-        if (hs == null || hs.arpIgnore().isEmpty()) return null;
+        return fluxSiblings(dst, g.endpointsOf(dst.host()), hosts.get(dst.host()));
+    }
+
+    /**
+     * The other NICs of {@code dst}'s host (among {@code hostNics}) in {@code dst}'s subnet that
+     * answer ARP for any local address (effective arp_ignore 0 in {@code state}): each answers ARP
+     * requests for {@code dst}'s address too, so several MACs answer for it (ARP flux). Null when
+     * none or the sysctls are unknown. The rule probe and doctor share.
+     */
+    public static List<String> fluxSiblings(NicEndpoint dst, List<NicEndpoint> hostNics, HostState state) {
+        if (state == null || state.arpIgnore().isEmpty()) return null;
         List<String> out = null;
-        for (NicEndpoint x : g.endpointsOf(dst.host())) {
-            if (x.nic().equals(dst.nic()) || subnet[g.index(x)] != subnet[g.index(dst)]) continue;
-            Integer v = hs.arpIgnore().get(x.nic());
+        for (NicEndpoint x : hostNics) {
+            if (x.nic().equals(dst.nic()) || x.subnet() != dst.subnet()) continue;
+            Integer v = state.arpIgnore().get(x.nic());
             if (v != null && v == 0) {
                 if (out == null) out = new ArrayList<>();
                 out.add(x.nic());
@@ -325,15 +334,25 @@ public final class Diagnoser {
         Set<Failure> out = new HashSet<>();
         for (int i = 0; i < failures.size(); i++) {
             Failure f = failures.get(i);
-            if (f.cause() != Cause.IP_UNREACHABLE) continue;
-            Failure rev = byPair.get(pairKey(f.pair().dst(), f.pair().src()));
-            if (rev == null || !BREAKS_REPLIES.contains(rev.cause())) continue;
-            Failure why = new Failure(f.pair(), f.cause(), f.detail() + "; the reverse pair fails at "
-                    + rev.layer().id() + " (" + rev.cause().id() + "), so replies cannot return");
+            Failure why = withReverse(f, byPair.get(pairKey(f.pair().dst(), f.pair().src())));
+            if (why == f) continue;
             failures.set(i, why);
             out.add(why);
         }
         return out;
+    }
+
+    /**
+     * An IP failure whose reverse pair fails below IP is explained by that fault (the echo replies
+     * cannot come back): the same failure with a detail saying so. Otherwise {@code f} itself. The
+     * rule probe and doctor share.
+     */
+    public static Failure withReverse(Failure f, Failure reverse) {
+        if (f == null || f.cause() != Cause.IP_UNREACHABLE || reverse == null || !BREAKS_REPLIES.contains(reverse.cause())) {
+            return f;
+        }
+        return new Failure(f.pair(), f.cause(), f.detail() + "; the reverse pair fails at " + reverse.layer().id() + " ("
+                + reverse.cause().id() + "), so replies cannot return");
     }
 
     private List<Fault> localise() {
