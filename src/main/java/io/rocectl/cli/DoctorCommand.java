@@ -141,8 +141,8 @@ public final class DoctorCommand implements Callable<Integer> {
             System.out.println(t.layer().id() + " (" + t.command() + "): " + (has ? "available" : "not available on " + a.host())
                     + (a.rdmaDevice() == null ? "; no RDMA device behind " + a.nic() : ""));
             if (a.rdmaDevice() != null && b.rdmaDevice() != null) {
-                System.out.println("  server on " + b.host() + ": " + HeavyProbe.server(t, b, 18515, 30));
-                System.out.println("  client on " + a.host() + ": " + HeavyProbe.client(t, b, a, 18515, 30));
+                System.out.println("  server on " + b.host() + ": " + HeavyProbe.server(t, b, HeavyProbe.BASE_PORT, 30));
+                System.out.println("  client on " + a.host() + ": " + HeavyProbe.client(t, b, a, HeavyProbe.BASE_PORT, 30));
             }
         }
     }

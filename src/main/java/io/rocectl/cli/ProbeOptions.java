@@ -68,6 +68,6 @@ public final class ProbeOptions {
             }
             o = o.withLayers(ls);
         }
-        return new ProbeRunner.Settings(pairSet(), o, forks, timeout, 18515, heavyTool());
+        return new ProbeRunner.Settings(pairSet(), o, forks, timeout, io.rocectl.probe.HeavyProbe.BASE_PORT, heavyTool());
     }
 }

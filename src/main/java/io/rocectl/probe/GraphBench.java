@@ -32,7 +32,7 @@ public final class GraphBench {
         for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) p.resetPeakUsage();
         long t0 = System.nanoTime();
         ProbeGraph g = ProbeGraph.build(eps, set);
-        RoundSchedule s = g.schedule(18515);
+        RoundSchedule s = g.schedule(HeavyProbe.BASE_PORT);
         long t1 = System.nanoTime();
         long scheduled = 0;
         int maxRound = 0;

@@ -14,6 +14,12 @@ import java.util.regex.Pattern;
  * Each command is wrapped in {@code timeout} so a silent peer never blocks a round.
  */
 public final class HeavyProbe {
+    /**
+     * The first TCP port heavy probes listen on (perftest's and rping's customary default); a
+     * schedule round uses ports from here up.
+     */
+    public static final int BASE_PORT = 18515;
+
 
     /** The tools and the layer each tests. */
     public enum Tool {

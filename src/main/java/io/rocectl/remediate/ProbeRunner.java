@@ -48,7 +48,7 @@ public final class ProbeRunner {
         }
 
         public static Settings of(PairSet pairs, int forks, Duration timeout) {
-            return new Settings(pairs, CheapProbeScript.Options.defaults(), forks, timeout, 18515);
+            return new Settings(pairs, CheapProbeScript.Options.defaults(), forks, timeout, HeavyProbe.BASE_PORT);
         }
     }
 

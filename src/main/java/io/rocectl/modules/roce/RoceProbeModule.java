@@ -61,7 +61,7 @@ public final class RoceProbeModule implements ControllerModule {
         int retries = Values.toInt(a.get("retries"), 2, "retries");
         if (c.check()) rounds = 0; // check mode: probe and report, change nothing
         ProbeRunner runner = new ProbeRunner(c.pool(), new ProbeRunner.Settings(ps,
-                CheapProbeScript.Options.defaults().withRetries(retries), c.forks(), c.commandTimeout(), 18515));
+                CheapProbeScript.Options.defaults().withRetries(retries), c.forks(), c.commandTimeout(), io.rocectl.probe.HeavyProbe.BASE_PORT));
         Set<String> fixTags = new LinkedHashSet<>(tagList);
         Remediator.Progress quiet = new Remediator.Progress() {
             @Override public void probed(String what, ProbeRunner.Outcome o) { }
