@@ -7,6 +7,7 @@ import io.rocectl.exec.ConnectionPool;
 import io.rocectl.exec.PlaybookRunner;
 import io.rocectl.exec.RunOptions;
 import io.rocectl.lab.Cidr;
+import io.rocectl.lab.Faults;
 import io.rocectl.lab.Lab;
 import io.rocectl.lab.LabSpec;
 import io.rocectl.lab.LabState;
@@ -46,6 +47,10 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--keep", description = "Leave the lab up afterwards (rocectl lab down --name NAME removes it).")
     boolean keep;
+
+    @Option(names = "--faults", description = "After the clean matrix, put 30 % loss on gpu02's first NIC, probe, "
+            + "show it found as a lossy NIC (nothing else), and restore the link.")
+    boolean faults;
 
     @Option(names = "--playbook", paramLabel = "FILE", description = "Fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
     Path playbook = Defaults.fixPlaybook();
@@ -102,6 +107,10 @@ public final class DemoCommand implements Callable<Integer> {
                 times.put("probe (fixed)", secs(t));
                 ProbeReport r = ProbeCommand.report(after);
                 ProbeCommand.print(after, r, 0);
+                boolean faultsFound = true;
+                if (faults) {
+                    faultsFound = lossyLink(lab, pool, hostList, fleet, conn.forks, times);
+                }
                 System.out.println();
                 System.out.println("== times");
                 times.forEach((k, v) -> System.out.printf("  %-16s %6.1f s%n", k, v));
@@ -113,13 +122,49 @@ public final class DemoCommand implements Callable<Integer> {
                             + " then 'rocectl remediate -i " + lab.inventory() + "'; remove it with 'rocectl lab down --name "
                             + name + "'");
                 }
-                return r.exitCode() == 0 && recap.failedHosts().isEmpty() ? ExitCodes.OK : ExitCodes.FAILED;
+                return r.exitCode() == 0 && recap.failedHosts().isEmpty() && faultsFound ? ExitCodes.OK : ExitCodes.FAILED;
             }
         } finally {
             if (!keep) {
                 System.out.println();
                 Lab.down(lab, System.out);
             }
+        }
+    }
+
+    /**
+     * The {@code --faults} step: 30 % random loss each way on gpu02's first fabric NIC, one probe
+     * with 10 pings per pair (evidence enough on any lab size), the lossy NIC shown, the loss
+     * removed. True when that NIC, and nothing else, was found lossy.
+     */
+    private boolean lossyLink(LabState lab, ConnectionPool pool, java.util.List<String> hostList, Fleet fleet,
+                              int forks, Map<String, Double> times) throws Exception {
+        String host = lab.hosts().get(Math.min(1, lab.hosts().size() - 1)).name();
+        String nic = lab.hosts().get(0).nics().get(0).name();
+        System.out.println();
+        System.out.println("== 5. a lossy link: rocectl lab break loss 30 --name " + name + " --host " + host + " --nic " + nic);
+        Faults.inject(lab, "loss", "30", host, nic, System.out);
+        try {
+            ProbeOptions lossy = new ProbeOptions();
+            lossy.pairs = pairs;
+            lossy.retries = 1;
+            lossy.lossPings = 10;
+            ProbeRunner runner = new ProbeRunner(pool, lossy.settings(forks, fleet.commandTimeout()))
+                    .withProgress(ProgressLine.forConsole(false));
+            System.out.println("== 6. probe with --loss-pings 10");
+            long t = System.nanoTime();
+            ProbeRunner.Outcome o = runner.probe(hostList, fleet::varsFor);
+            times.put("probe (lossy)", secs(t));
+            ProbeCommand.print(o, ProbeCommand.report(o), 0);
+            var found = o.diagnosis().faults();
+            boolean ok = found.size() == 1 && found.get(0).cause() == io.rocectl.probe.Cause.LINK_LOSSY
+                    && found.get(0).host().equals(host) && nic.equals(found.get(0).nic());
+            System.out.println(ok ? "found: " + host + ":" + nic + " link-lossy, and nothing else"
+                    : "NOT as expected: wanted only " + host + ":" + nic + " link-lossy");
+            return ok;
+        } finally {
+            System.out.println("== 7. restore: rocectl lab break loss 0 --name " + name + " --host " + host);
+            Faults.inject(lab, "loss", "0", host, null, System.out);
         }
     }
 

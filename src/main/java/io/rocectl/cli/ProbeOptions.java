@@ -28,6 +28,16 @@ public final class ProbeOptions {
             description = "Retries before a pair counts as failed (default ${DEFAULT-VALUE}).")
     int retries;
 
+    // Loss is judged per NIC over the pings of all its pairs (see Diagnoser#judgeLoss), so the
+    // pings the reachability check sends anyway are the evidence: no extra probe, no extra
+    // process. With the default 2 per pair a NIC with 20 peers carries 80 pings, enough to find
+    // tens of percent of loss; fewer peers (rail pairs, small clusters) or finding a few percent
+    // need more, which costs about 0.2 s per extra ping per pass (fping sends them in parallel).
+    @Option(names = "--loss-pings", paramLabel = "N", defaultValue = "2",
+            description = "Echo requests per pair per try, the evidence for the per-NIC loss verdict "
+                    + "(default ${DEFAULT-VALUE}; raise to 10-20 on small pair sets or to find a few percent of loss).")
+    int lossPings = 2;
+
     @Option(names = "--heavy", paramLabel = "TOOL", defaultValue = "none", completionCandidates = Completions.Heavy.class,
             description = "Also run one RDMA probe in rounds where every host has it and every NIC an RDMA device: "
                     + "rping, ibv_rc_pingpong, ib_write_bw or none (default).")
@@ -53,7 +63,9 @@ public final class ProbeOptions {
     }
 
     ProbeRunner.Settings settings(int forks, Duration timeout) {
-        CheapProbeScript.Options o = CheapProbeScript.Options.defaults().withRetries(Math.max(0, retries));
+        if (lossPings < 1 || lossPings > 1000)
+            throw new InputError("option --loss-pings", 0, 0, "must be 1..1000, not '" + lossPings + "'");
+        CheapProbeScript.Options o = CheapProbeScript.Options.defaults().withRetries(Math.max(0, retries)).withPings(lossPings);
         if (!layers.isEmpty()) {
             Set<Layer> ls = EnumSet.noneOf(Layer.class);
             for (String l : layers) {

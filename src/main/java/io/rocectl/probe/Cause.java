@@ -25,6 +25,8 @@ public enum Cause {
             "ip route get DST from SRC leaves through another NIC: add per-NIC policy routing (table per NIC + ip rule from SRC)"),
     ROUTE_NONE(Layer.ROUTE, true, "routing",
             "no route from SRC to DST: add the NIC's subnet route to its table and the rule from SRC"),
+    LINK_LOSSY(Layer.IP, false, null,
+            "the NIC loses pings to most peers (its loss over all its pairs is significantly above 1 %): check cable, transceiver, switch port errors (ethtool -S NIC; counters rx_crc_errors, symbol errors) and PFC"),
     IP_UNREACHABLE(Layer.IP, false, null,
             "ping fails though link, ARP and route are right: check the peer's return route (probe the reverse pair), rp_filter and firewalls"),
     RDMA_CM_ADDR_ERROR(Layer.RDMA_CM, false, null,

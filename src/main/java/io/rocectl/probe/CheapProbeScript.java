@@ -43,6 +43,11 @@ public final class CheapProbeScript {
             return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true, 4);
         }
 
+        /** Echo requests per pair per try ({@code fping -c}): more pings, more loss evidence per NIC. */
+        public Options withPings(int n) {
+            return new Options(n, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples);
+        }
+
         public Options withRetries(int r) {
             return new Options(pingsPerTry, r, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples);
         }

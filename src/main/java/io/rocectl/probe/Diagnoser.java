@@ -52,6 +52,20 @@ public final class Diagnoser {
     private final int[][] mOk, mTotal;
     private final long[] subnet;
     private long pairsOk, railOk, railTotal, xrailOk, xrailTotal;
+    /** Per endpoint: echo requests of the pairs it takes part in that reached IP, and how many were lost. */
+    private final long[] lossSent, lossLost;
+    /** Only the pairs that lost a ping (sparse on a healthy fabric): what a lossy NIC explains. */
+    private final List<LossyPair> lossyPairs = new ArrayList<>();
+    /** Lossy NICs found by {@link #finish}: endpoint index -> failed pairs it explains. */
+    private final Map<Integer, long[]> lossyNics = new TreeMap<>();
+
+    /** Loss rate above which a NIC is lossy (more than 1 % of its pings lost). */
+    public static final double LOSS_THRESHOLD = 0.01;
+    /** Significance of the loss test: a NIC is lossy when so many lost pings had less than a 1 in 1000 chance at 1 % loss. */
+    static final double LOSS_ALPHA = 0.001;
+
+    /** A pair that lost pings; {@code failure} is its index in the failures, or -1 when it passed. */
+    private record LossyPair(ProbePair pair, int src, int dst, int sent, int lost, boolean sameRail, int failure) {}
 
     public Diagnoser(ProbeGraph graph) {
         this.g = graph;
@@ -74,6 +88,8 @@ public final class Diagnoser {
         mTotal = new int[h][h];
         subnet = new long[n];
         for (int i = 0; i < n; i++) subnet[i] = g.at(i).subnet();
+        lossSent = new long[n];
+        lossLost = new long[n];
     }
 
     /** table_fulls of each host from the previous pass (overflow = the counter rose). */
@@ -136,7 +152,23 @@ public final class Diagnoser {
             if (f == null && heavy != null && heavy.status() == HeavyResult.Status.FAILED)
                 f = new Failure(p, heavy.cause(), heavy.tool().command() + ": " + heavy.detail());
         }
+        int at = failures.size();
         record(s, d, p.sameRail(), f);
+        // loss evidence: pairs that got some replies and passed the layers below IP; a pair that
+        // got none is a reachability verdict (ip-unreachable), kept only to be re-judged when an
+        // end of it turns out lossy
+        if (cheap != null && cheap.pinged() && cheap.pingSent() > 0) {
+            int lost = Math.max(0, cheap.pingSent() - cheap.pingReceived());
+            boolean partial = cheap.pingOk() && (f == null || f.layer().ordinal() > Layer.IP.ordinal());
+            if (partial) {
+                lossSent[s] += cheap.pingSent();
+                lossSent[d] += cheap.pingSent();
+                lossLost[s] += lost;
+                lossLost[d] += lost;
+            }
+            if (lost > 0 && (f == null || f.cause() == Cause.IP_UNREACHABLE))
+                lossyPairs.add(new LossyPair(p, s, d, cheap.pingSent(), partial ? lost : 0, p.sameRail(), f == null ? -1 : at));
+        }
         return f;
     }
 
@@ -160,15 +192,15 @@ public final class Diagnoser {
             uf.union(s, d);
             return;
         }
+        recordFailure(s, d, f);
+    }
+
+    private void recordFailure(int s, int d, Failure f) {
         failures.add(f);
-        byCause.merge(f.cause(), 1L, Long::sum);
         failed[s]++;
         failed[d]++;
+        countCause(s, d, f.cause());
         int c = f.cause().ordinal();
-        causeCount[s][c]++;
-        srcFail[s][c]++;
-        dstFail[d][c]++;
-        causeCount[d][c]++;
         if (BLAME_DST.contains(f.cause())) blame[d][c]++;
         if (BLAME_SRC.contains(f.cause())) blame[s][c]++;
     }
@@ -265,8 +297,119 @@ public final class Diagnoser {
         return null;
     }
 
+    /**
+     * Exact binomial tail: the chance of losing at least {@code lost} of {@code sent} pings if the
+     * true loss were {@link #LOSS_THRESHOLD}. Below {@link #LOSS_ALPHA} the loss is significantly
+     * above the threshold. One lost ping of a handful is no verdict (its chance is a few percent);
+     * tens of pings per NIC at 30 % loss are far beyond chance. Summed in log space, so hundreds of
+     * thousands of pings neither underflow nor cost more than {@code lost} terms.
+     */
+    static double lossPValue(long lost, long sent) {
+        if (lost <= 0 || sent <= 0) return 1;
+        double p = LOSS_THRESHOLD, lq = Math.log1p(-p), lr = Math.log(p) - lq;
+        double logPmf = sent * lq, below = 0;
+        for (long i = 0; i < lost; i++) {
+            below += Math.exp(logPmf);
+            logPmf += Math.log((double) (sent - i) / (i + 1)) + lr;
+        }
+        return Math.max(0, 1 - below);
+    }
+
+    /**
+     * Lossy NICs, judged per NIC over all the pings of its pairs, not per pair: with 2 pings per
+     * pair one lost echo is 50 %, noise, while a NIC's pairs together carry tens to hundreds of
+     * pings, enough for a confidence bound. Every lost ping is counted against both ends of its
+     * pair, so a lossy NIC also raises its peers' rates; the NICs are therefore explained greedily:
+     * the NIC with the highest loss rate is lossy when its loss is significantly above
+     * {@link #LOSS_THRESHOLD} ({@link #lossPValue}), and its lost pings are taken off its peers
+     * before the next one is judged. Only pairs that got some replies count: a pair that got none
+     * is ip-unreachable (a NIC losing everything is a dead path, not a lossy one). Its pairs that lost pings (a partial loss, or all pings of a pair) then fail as
+     * {@link Cause#LINK_LOSSY} instead of passing or being ip-unreachable.
+     */
+    private void judgeLoss() {
+        int n = g.size();
+        long[] lost = lossLost.clone();
+        boolean[] done = new boolean[n];
+        Map<Integer, List<LossyPair>> byEnd = new HashMap<>();
+        for (LossyPair lp : lossyPairs) {
+            byEnd.computeIfAbsent(lp.src(), k -> new ArrayList<>()).add(lp);
+            byEnd.computeIfAbsent(lp.dst(), k -> new ArrayList<>()).add(lp);
+        }
+        java.util.function.IntConsumer setAside = x -> {
+            done[x] = true;
+            for (LossyPair lp : byEnd.getOrDefault(x, List.of())) {
+                int other = lp.src() == x ? lp.dst() : lp.src();
+                if (other != x) lost[other] -= lp.lost();
+            }
+        };
+        while (true) {
+            int best = -1;
+            double rate = 0;
+            for (int e = 0; e < n; e++) {
+                if (done[e] || lossSent[e] == 0 || lost[e] <= 0) continue;
+                double r = (double) lost[e] / lossSent[e];
+                if (r > rate) { rate = r; best = e; }
+            }
+            if (best < 0 || lossPValue(lost[best], lossSent[best]) >= LOSS_ALPHA) break;
+            lossyNics.put(best, new long[] {lost[best], lossSent[best], 0});
+            setAside.accept(best);
+        }
+        if (lossyNics.isEmpty()) return;
+        for (LossyPair lp : lossyPairs) {
+            long[] a = lossyNics.get(lp.src()), b = lossyNics.get(lp.dst());
+            if (a == null && b == null) continue;
+            int blamed = a != null ? lp.src() : lp.dst();
+            long[] st = lossyNics.get(blamed);
+            Failure f = new Failure(lp.pair(), Cause.LINK_LOSSY, "ping " + (lp.sent() - lp.lost()) + "/" + lp.sent()
+                    + "; " + g.at(blamed).key() + " lost " + st[0] + " of " + st[1] + " pings over its pairs ("
+                    + String.format(java.util.Locale.ROOT, "%.1f", 100.0 * st[0] / st[1]) + " %)");
+            if (a != null) a[2]++;
+            if (b != null && b != a) b[2]++;
+            if (lp.failure() < 0) {
+                unrecordOk(lp.src(), lp.dst(), lp.sameRail());
+                recordFailure(lp.src(), lp.dst(), f);
+            } else {
+                Failure old = failures.get(lp.failure());
+                uncountCause(lp.src(), lp.dst(), old.cause());
+                countCause(lp.src(), lp.dst(), f.cause());
+                failures.set(lp.failure(), f);
+            }
+        }
+    }
+
+    private void unrecordOk(int s, int d, boolean sameRail) {
+        pairsOk--;
+        if (sameRail) railOk--;
+        else xrailOk--;
+        ok[s]--;
+        ok[d]--;
+        okAsSrc[s]--;
+        okAsDst[d]--;
+        mOk[g.hostOf(s)][g.hostOf(d)]--;
+    }
+
+    private void uncountCause(int s, int d, Cause cause) {
+        byCause.merge(cause, -1L, Long::sum);
+        byCause.remove(cause, 0L);
+        int c = cause.ordinal();
+        causeCount[s][c]--;
+        srcFail[s][c]--;
+        dstFail[d][c]--;
+        causeCount[d][c]--;
+    }
+
+    private void countCause(int s, int d, Cause cause) {
+        byCause.merge(cause, 1L, Long::sum);
+        int c = cause.ordinal();
+        causeCount[s][c]++;
+        srcFail[s][c]++;
+        dstFail[d][c]++;
+        causeCount[d][c]++;
+    }
+
     /** Localises faults and returns the pass's conclusions. */
     public Diagnosis finish() {
+        judgeLoss();
         // pairs whose source host was unreachable or did not finish: counted as failed, not itemised
         long unprobed = 0, unfinished = 0;
         for (int e = 0; e < g.size(); e++) {
@@ -375,6 +518,11 @@ public final class Diagnoser {
                 faults.add(new Fault(Fault.Scope.HOST, s.host(), null, Cause.NEIGH_OVERFLOW, null, countHost(s.host(), Cause.NEIGH_OVERFLOW)));
                 hostFault.add(s.host() + "|" + Cause.NEIGH_OVERFLOW);
             }
+        }
+        for (Map.Entry<Integer, long[]> en : lossyNics.entrySet()) {
+            NicEndpoint ep = g.at(en.getKey());
+            faults.add(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), Cause.LINK_LOSSY, null, en.getValue()[2]));
+            nicFault.add(ep.key() + "|*");
         }
         for (int e = 0; e < g.size(); e++) {
             NicEndpoint ep = g.at(e);

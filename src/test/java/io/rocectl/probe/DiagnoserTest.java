@@ -127,6 +127,106 @@ class DiagnoserTest {
         assertTrue(e.getMessage().contains("probe counts inconsistent: total 4 of 2 pairs"), e.getMessage());
     }
 
+    /**
+     * What the probe script reports for a pair under random loss: {@code count} echoes per try, an
+     * echo lost with probability {@code lossSrc} and {@code lossDst} at each end each way, and a
+     * silent pair retried twice (only the last try is reported, like fping_src).
+     */
+    private static PairResult lossy(ProbePair p, java.util.Random rnd, double lossSrc, double lossDst, int count) {
+        int recv = 0;
+        for (int t = 0; t < 3 && recv == 0; t++) {
+            recv = 0;
+            for (int i = 0; i < count; i++) {
+                boolean there = rnd.nextDouble() >= lossSrc && rnd.nextDouble() >= lossDst;
+                boolean back = rnd.nextDouble() >= lossDst && rnd.nextDouble() >= lossSrc;
+                if (there && back) recv++;
+            }
+        }
+        PairResult h = healthy(p);
+        return new PairResult(h.srcNic(), h.srcIp(), h.dstIp(), h.srcLink(), h.routeDev(), h.routeTable(), h.arpMacs(),
+                count, recv);
+    }
+
+    /**
+     * Issue 9: 30 % loss each way on one NIC (the lab's {@code loss 30}) is a NIC fault link-lossy,
+     * and nothing else, on every one of 300 random draws: per-NIC loss over all its pings, with
+     * its peers' shares of its loss taken off them, not the 2 pings of one pair. With the default
+     * pair set (all: 20 peers on 6 x 4) 2 pings per pair suffice; with rail pairs (5 peers) it
+     * takes {@code --loss-pings 10}.
+     */
+    @Test
+    void thirtyPercentLossOnOneNicIsThatNicLossyAndNothingElse() {
+        lossyNicFound(ProbeGraph.build(Endpoints.perRailSubnets(6, 4), PairSet.ALL), 2);
+        lossyNicFound(ProbeGraph.build(Endpoints.perRailSubnets(6, 4), PairSet.RAIL), 10);
+    }
+
+    private static void lossyNicFound(ProbeGraph g, int pings) {
+        for (int seed = 0; seed < 300; seed++) {
+            java.util.Random rnd = new java.util.Random(seed);
+            Diagnosis d = run(g, p -> lossy(p, rnd, p.src().key().equals("h03:eth1") ? 0.3 : 0,
+                    p.dst().key().equals("h03:eth1") ? 0.3 : 0, pings), Map.of(), Set.of());
+            assertEquals(Set.of("nic h03 eth1 link-lossy"), faults(d), "seed " + seed);
+            for (Failure f : d.failures()) {
+                assertEquals(Cause.LINK_LOSSY, f.cause(), "seed " + seed + " " + f);
+                assertTrue(f.pair().src().key().equals("h03:eth1") || f.pair().dst().key().equals("h03:eth1"), f.toString());
+            }
+            assertEquals(d.pairsTotal() - d.pairsOk(), d.failedByCause().getOrDefault(Cause.LINK_LOSSY, 0L));
+            assertTrue(d.pairsFailed() > 0, "seed " + seed);
+        }
+    }
+
+    /**
+     * Background loss of one ping in a thousand over a 16 x 4 cluster, and one pair losing one of its
+     * 2 pings (50 % for that pair): noise, no verdict. Every NIC of 1 % loss is too close to call.
+     */
+    @Test
+    void scatteredSingleLostPingsAreNoVerdict() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.perRailSubnets(16, 4), PairSet.RAIL);
+        for (int seed = 0; seed < 50; seed++) {
+            java.util.Random rnd = new java.util.Random(seed);
+            Diagnosis d = run(g, p -> lossy(p, rnd, 0.00025, 0.00025, 2), Map.of(), Set.of());
+            assertTrue(d.clean(), "seed " + seed + " " + faults(d));
+        }
+        Diagnosis d = run(g, p -> p.src().key().equals("h05:eth2") && p.dst().key().equals("h09:eth2")
+                ? with(healthy(p), Set.of(p.dst().mac()), p.src().nic(), 2) : healthy(p), Map.of(), Set.of());
+        assertTrue(d.clean(), faults(d).toString());
+    }
+
+    /** A NIC losing everything is a dead path (ip-unreachable), not a lossy one; its peers are not lossy. */
+    @Test
+    void totalLossStaysIpUnreachable() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.perRailSubnets(6, 4), PairSet.RAIL);
+        java.util.Random rnd = new java.util.Random(1);
+        Diagnosis d = run(g, p -> lossy(p, rnd, p.src().key().equals("h02:eth0") ? 1 : 0,
+                p.dst().key().equals("h02:eth0") ? 1 : 0, 2), Map.of(), Set.of());
+        assertEquals(Set.of("nic h02 eth0 ip-unreachable"), faults(d));
+    }
+
+    /** Two lossy NICs on different rails are both found; their peers are not. */
+    @Test
+    void twoLossyNicsAreBothFound() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.perRailSubnets(8, 2), PairSet.ALL);
+        java.util.Random rnd = new java.util.Random(7);
+        Set<String> bad = Set.of("h02:eth0", "h06:eth1");
+        Diagnosis d = run(g, p -> lossy(p, rnd, bad.contains(p.src().key()) ? 0.2 : 0,
+                bad.contains(p.dst().key()) ? 0.2 : 0, 2), Map.of(), Set.of());
+        assertEquals(Set.of("nic h02 eth0 link-lossy", "nic h06 eth1 link-lossy"), faults(d));
+    }
+
+    @Test
+    void lossNeedsEvidence() {
+        double a = Diagnoser.LOSS_ALPHA;
+        assertEquals(1 - 0.99 * 0.99, Diagnoser.lossPValue(1, 2), 1e-12, "exact binomial tail");
+        assertTrue(Diagnoser.lossPValue(1, 2) > a, "1 of 2 pings is no verdict");
+        assertTrue(Diagnoser.lossPValue(2, 20) > a, "2 of 20");
+        assertTrue(Diagnoser.lossPValue(6, 20) < a, "30 % of 20 pings");
+        assertTrue(Diagnoser.lossPValue(25, 1000) < a, "2.5 % of 1000 pings");
+        assertTrue(Diagnoser.lossPValue(12, 1000) > a, "1.2 % of 1000 is within chance of 1 %");
+        assertTrue(Diagnoser.lossPValue(3000, 100000) < a, "no underflow at 100000 pings");
+        assertTrue(Diagnoser.lossPValue(1000, 100000) > a);
+        assertEquals(1, Diagnoser.lossPValue(0, 0));
+    }
+
     @Test
     void healthyClusterIsClean() {
         ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(4, 2), PairSet.ALL);
