@@ -49,7 +49,8 @@ public final class DemoCommand implements Callable<Integer> {
     boolean keep;
 
     @Option(names = "--faults", description = "After the clean matrix, put 30 % loss on gpu02's first NIC, probe, "
-            + "show it found as a lossy NIC (nothing else), and restore the link.")
+            + "show it found as a lossy NIC (nothing else), restore it; then lower that NIC's switch port to MTU 1280, "
+            + "probe, show the MTU mismatch found (nothing else), restore it.")
     boolean faults;
 
     @Option(names = "--playbook", paramLabel = "FILE", description = "Fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
@@ -109,7 +110,8 @@ public final class DemoCommand implements Callable<Integer> {
                 ProbeCommand.print(after, r, 0);
                 boolean faultsFound = true;
                 if (faults) {
-                    faultsFound = lossyLink(lab, pool, hostList, fleet, conn.forks, times);
+                    faultsFound = lossyLink(lab, pool, hostList, fleet, conn.forks, times)
+                            & mtuMismatch(lab, runner, hostList, fleet, times);
                 }
                 System.out.println();
                 System.out.println("== times");
@@ -165,6 +167,36 @@ public final class DemoCommand implements Callable<Integer> {
         } finally {
             System.out.println("== 7. restore: rocectl lab break loss 0 --name " + name + " --host " + host);
             Faults.inject(lab, "loss", "0", host, null, System.out);
+        }
+    }
+
+    /**
+     * The second {@code --faults} step: gpu02's first fabric NIC's switch port at MTU 1280 while the
+     * NICs are at 1500, one probe (the don't-fragment ping at each NIC's MTU finds it), the port
+     * restored. True when that NIC, and nothing else, was found with an MTU mismatch.
+     */
+    private boolean mtuMismatch(LabState lab, ProbeRunner runner, java.util.List<String> hostList, Fleet fleet,
+                                Map<String, Double> times) throws Exception {
+        String host = lab.hosts().get(Math.min(1, lab.hosts().size() - 1)).name();
+        String nic = lab.hosts().get(0).nics().get(0).name();
+        System.out.println();
+        System.out.println("== 8. an MTU mismatch: rocectl lab break mtu 1280 --name " + name + " --host " + host + " --nic " + nic);
+        Faults.inject(lab, "mtu", "1280", host, nic, System.out);
+        try {
+            System.out.println("== 9. probe");
+            long t = System.nanoTime();
+            ProbeRunner.Outcome o = runner.probe(hostList, fleet::varsFor);
+            times.put("probe (mtu)", secs(t));
+            ProbeCommand.print(o, ProbeCommand.report(o), 0);
+            var found = o.diagnosis().faults();
+            boolean ok = found.size() == 1 && found.get(0).cause() == io.rocectl.probe.Cause.MTU_MISMATCH
+                    && found.get(0).host().equals(host) && nic.equals(found.get(0).nic());
+            System.out.println(ok ? "found: " + host + ":" + nic + " mtu-mismatch, and nothing else"
+                    : "NOT as expected: wanted only " + host + ":" + nic + " mtu-mismatch");
+            return ok;
+        } finally {
+            System.out.println("== 10. restore: rocectl lab break mtu 1500 --name " + name + " --host " + host + " --nic " + nic);
+            Faults.inject(lab, "mtu", "1500", host, nic, System.out);
         }
     }
 

@@ -130,19 +130,19 @@ public class LabCommand implements Callable<Integer> {
 
     @Command(name = "break", mixinStandardHelpOptions = true,
             description = "Inject a fault: link-down, link-up, arp-reset, rule-del, route-flush, neigh-poison, sshd-stop,"
-                    + " sshd-start, loss PCT, reboot.")
+                    + " sshd-start, loss PCT, mtu [MTU] (switch port, default 1280), reboot.")
     public static class Break implements Callable<Integer> {
         @Mixin Target target;
         @Parameters(index = "0", paramLabel = "FAULT", completionCandidates = Completions.LabFaults.class) String fault;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "PCT", description = "loss percentage") String arg;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "ARG", description = "loss: percentage; mtu: the MTU") String arg;
         @Option(names = "--host", required = true) String host;
         @Option(names = "--nic", description = "one fabric NIC, e.g. ens2f0") String nic;
 
         @Override
         public Integer call() {
             return guard(() -> {
-                if (arg != null && !fault.equals("loss")) {
-                    throw new InputError("argument PCT", 0, 0, "fault '" + fault + "' takes no argument (got '" + arg + "')");
+                if (arg != null && !fault.equals("loss") && !fault.equals("mtu")) {
+                    throw new InputError("argument ARG", 0, 0, "fault '" + fault + "' takes no argument (got '" + arg + "')");
                 }
                 Lab.breakHost(target.load(), fault, arg, host, nic, System.out);
                 return ExitCodes.OK;

@@ -9,9 +9,9 @@ import java.util.List;
 
 /** {@code rocectl lab break FAULT --host H [--nic N]}: faults injected into one host of a running lab. */
 public final class Faults {
-    /** Every fault name. {@code loss} takes a percentage argument. */
+    /** Every fault name. {@code loss} takes a percentage argument, {@code mtu} an MTU (default 1280; 1500 restores). */
     public static final List<String> NAMES = List.of("link-down", "link-up", "arp-reset", "rule-del", "route-flush",
-            "neigh-poison", "sshd-stop", "sshd-start", "loss", "reboot");
+            "neigh-poison", "sshd-stop", "sshd-start", "loss", "mtu", "reboot");
 
     private Faults() {}
 
@@ -37,6 +37,16 @@ public final class Faults {
                 for (LabNic n : which) lines.add("link set " + n.switchPort() + " " + state);
                 Shell.ipBatch(s.switchNamespace(), lines);
                 out.println(h.name() + " " + names(which) + ": switch port " + state);
+            }
+            case "mtu" -> {
+                // the switch-side end of the "cable": frames larger than this are dropped on the way,
+                // as on a switch port left at a smaller MTU than the NICs'
+                int mtu = mtu(arg);
+                List<LabNic> which = nic == null ? List.of(first) : nics;
+                List<String> lines = new ArrayList<>();
+                for (LabNic n : which) lines.add("link set " + n.switchPort() + " mtu " + mtu);
+                Shell.ipBatch(s.switchNamespace(), lines);
+                out.println(h.name() + " " + names(which) + ": switch port MTU " + mtu);
             }
             case "arp-reset" -> {
                 List<String> argv = new ArrayList<>(List.of("sysctl", "-q", "-w"));
@@ -123,6 +133,17 @@ public final class Faults {
             }
         }
         return l;
+    }
+
+    static int mtu(String arg) {
+        if (arg == null) return 1280;
+        try {
+            int m = Integer.parseInt(arg);
+            if (m < 576 || m > 9216) throw new NumberFormatException();
+            return m;
+        } catch (NumberFormatException e) {
+            throw new InputError("argument ARG", 0, 0, "MTU must be 576..9216, got '" + arg + "'");
+        }
     }
 
     static int percent(String arg) {

@@ -29,6 +29,8 @@ public enum Cause {
             "the NIC loses pings to most peers (its loss over all its pairs is significantly above 1 %): check cable, transceiver, switch port errors (ethtool -S NIC; counters rx_crc_errors, symbol errors) and PFC"),
     IP_UNREACHABLE(Layer.IP, false, null,
             "ping fails though link, ARP and route are right: check the peer's return route (probe the reverse pair), rp_filter and firewalls"),
+    MTU_MISMATCH(Layer.IP, false, null,
+            "a don't-fragment packet as large as the NIC's MTU gets no reply though small pings do: set one MTU on both NICs and on every switch port of the path (jumbo frames end to end)"),
     RDMA_CM_ADDR_ERROR(Layer.RDMA_CM, false, null,
             "rdma_cm could not resolve address/route (RDMA_CM_EVENT_ADDR_ERROR): check ping and ip route get from the NIC's address"),
     RDMA_CM_REJECTED(Layer.RDMA_CM, false, null,

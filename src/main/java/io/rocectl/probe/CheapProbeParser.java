@@ -46,7 +46,7 @@ public final class CheapProbeParser {
                         }
                     }
                     case "P" -> {
-                        if (f.length != 9 && f.length != 10) throw new IllegalArgumentException("expected 9 or 10 fields");
+                        if (f.length < 9 || f.length > 11) throw new IllegalArgumentException("expected 9 to 11 fields");
                         pairs.add(pair(f));
                     }
                     default -> { }
@@ -72,13 +72,20 @@ public final class CheapProbeParser {
             recv = Integer.parseInt(sr[1]);
         }
         String neighMac = null, neighState = null;
-        if (f.length == 10 && !f[9].equals("na")) {
+        if (f.length >= 10 && !f[9].equals("na")) {
             int at = f[9].indexOf('@');
             neighMac = (at < 0 ? f[9] : f[9].substring(0, at)).toLowerCase(Locale.ROOT);
             neighState = at < 0 ? null : f[9].substring(at + 1);
         }
+        int mtuSize = -1;
+        Boolean mtuOk = null;
+        if (f.length == 11 && !f[10].equals("na")) {
+            int colon = f[10].indexOf(':');
+            mtuSize = Integer.parseInt(f[10].substring(0, colon));
+            mtuOk = f[10].substring(colon + 1).equals("ok");
+        }
         return new PairResult(f[1], f[2], f[3], LinkState.parse(f[4]), na(f[5]), na(f[6]), macs, sent, recv,
-                neighMac, neighState);
+                neighMac, neighState, mtuSize, mtuOk);
     }
 
     private static String na(String s) {

@@ -27,11 +27,12 @@ public final class CheapProbeScript {
      * @param fpingIntervalMs fping's interval between any two packets (rate bound)
      * @param layers         cheap layers to probe (subset of LINK, ROUTE, ARP, IP)
      * @param useFping       use fping when the host has it
+     * @param mtu            a don't-fragment ping at the source NIC's MTU for each pair whose ping was answered
      * @param arpSamples     arpings per source NIC at most, among its pairs whose ping failed (ARP is
      *                       judged for the others from the neighbour entry and the peers' sysctls)
      */
     public record Options(int pingsPerTry, int retries, int parallel, int pingTimeoutMs,
-                          int fpingIntervalMs, Set<Layer> layers, boolean useFping, int arpSamples) {
+                          int fpingIntervalMs, Set<Layer> layers, boolean useFping, int arpSamples, boolean mtu) {
         public Options {
             layers = Set.copyOf(layers);
             if (pingsPerTry < 1 || retries < 0 || parallel < 1 || pingTimeoutMs < 1 || fpingIntervalMs < 1 || arpSamples < 1)
@@ -40,28 +41,33 @@ public final class CheapProbeScript {
 
         /** 2 pings per try, 2 retries, 32 jobs, 1 s timeout, 2 ms fping interval, all cheap layers, 4 arpings per NIC. */
         public static Options defaults() {
-            return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true, 4);
+            return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true, 4, true);
         }
 
         /** Echo requests per pair per try ({@code fping -c}): more pings, more loss evidence per NIC. */
         public Options withPings(int n) {
-            return new Options(n, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples);
+            return new Options(n, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples, mtu);
         }
 
         public Options withRetries(int r) {
-            return new Options(pingsPerTry, r, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples);
+            return new Options(pingsPerTry, r, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples, mtu);
         }
 
         public Options withLayers(Set<Layer> l) {
-            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, l, useFping, arpSamples);
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, l, useFping, arpSamples, mtu);
         }
 
         public Options withFping(boolean f) {
-            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, f, arpSamples);
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, f, arpSamples, mtu);
+        }
+
+        /** Whether each answered pair also gets a don't-fragment ping at the source NIC's MTU (needs fping). */
+        public Options withMtu(boolean m) {
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, arpSamples, m);
         }
 
         public Options withArpSamples(int n) {
-            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, n);
+            return new Options(pingsPerTry, retries, parallel, pingTimeoutMs, fpingIntervalMs, layers, useFping, n, mtu);
         }
     }
 
@@ -115,7 +121,7 @@ public final class CheapProbeScript {
         return Cmd.script(SCRIPT, String.valueOf(o.pingsPerTry()), String.valueOf(o.retries()),
                 String.valueOf(o.parallel()), String.valueOf(o.pingTimeoutMs()),
                 String.valueOf(o.fpingIntervalMs()), layers, o.useFping() ? "auto" : "no",
-                String.valueOf(o.arpSamples()), String.valueOf(Math.max(0, seed)))
+                String.valueOf(o.arpSamples()), String.valueOf(Math.max(0, seed)), o.mtu() ? "on" : "off")
                 .withStdin(in.toString());
     }
 

@@ -294,6 +294,10 @@ public final class Diagnoser {
         }
         if (r.pinged() && !r.pingOk())
             return new Failure(p, Cause.IP_UNREACHABLE, "ping " + r.pingReceived() + "/" + r.pingSent());
+        if (Boolean.FALSE.equals(r.mtuOk()))
+            return new Failure(p, Cause.MTU_MISMATCH, "don't-fragment ping of " + r.mtuSize() + " bytes (MTU "
+                    + (r.mtuSize() + 28) + " of " + p.src().nic() + ") to " + p.dst().key() + ": no reply; small pings "
+                    + r.pingReceived() + "/" + r.pingSent());
         return null;
     }
 

@@ -19,12 +19,24 @@ import java.util.Set;
  *                     source NIC after the ping (what traffic really uses): lower case, "-" when
  *                     there is no entry or it has no MAC (INCOMPLETE/FAILED), null if not probed
  * @param neighState   that entry's NUD state (REACHABLE, STALE, PERMANENT, FAILED, ...), null if none
+ * @param mtuSize      payload bytes of the don't-fragment ping (the source NIC's MTU - 28), -1 if not probed
+ * @param mtuOk        whether that ping got a reply; null if not probed (MTU layer off, or the pair's
+ *                     ordinary ping failed)
  */
 public record PairResult(String srcNic, String srcIp, String dstIp, LinkState srcLink,
                          String routeDev, String routeTable, Set<String> arpMacs,
-                         int pingSent, int pingReceived, String neighMac, String neighState) {
+                         int pingSent, int pingReceived, String neighMac, String neighState,
+                         int mtuSize, Boolean mtuOk) {
     public PairResult {
         arpMacs = arpMacs == null ? null : Set.copyOf(arpMacs);
+    }
+
+    /** A result without the MTU reading. */
+    public PairResult(String srcNic, String srcIp, String dstIp, LinkState srcLink, String routeDev,
+                      String routeTable, Set<String> arpMacs, int pingSent, int pingReceived, String neighMac,
+                      String neighState) {
+        this(srcNic, srcIp, dstIp, srcLink, routeDev, routeTable, arpMacs, pingSent, pingReceived, neighMac, neighState,
+                -1, null);
     }
 
     /** A result without the neighbour-entry reading (older probe output, or ARP not probed). */

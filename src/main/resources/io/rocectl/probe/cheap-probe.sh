@@ -1,7 +1,8 @@
 # rocectl cheap probe: link, route, ARP and ping for many (nic src dst) pairs of ONE host.
 # Arguments: $1 pings per try, $2 retries, $3 parallel jobs, $4 ping timeout (ms),
 #            $5 fping interval (ms), $6 layers (comma list of link,route,arp,ip), $7 fping: auto|no,
-#            $8 arpings per source NIC at most, $9 this host's index (shifts the arping sample).
+#            $8 arpings per source NIC at most, $9 this host's index (shifts the arping sample),
+#            $10 mtu: on|off (a don't-fragment ping at the source NIC's MTU to each answered target).
 # Stdin: one pair per line "NIC SRC_IP DST_IP" (validated by rocectl; read as data only), or a
 #        line "NIC" alone: no pair, only that NIC's state in the H and S lines (a state refresh).
 # Stdout: "H <arp_table_fulls> <nic>=<operstate>:<carrier>..."
@@ -10,14 +11,15 @@
 #         then one line per pair:
 #         "P <nic> <src> <dst> <operstate>:<carrier> <route_dev> <route_table> <arp_macs> <sent>/<recv> <neigh>"
 #         ("-" = nothing answered, "na" = layer not probed or tool absent, "!" = command failed;
-#          neigh = the kernel's neighbour entry for dst on nic after the ping: MAC@STATE, -@STATE, or -).
+#          neigh = the kernel's neighbour entry for dst on nic after the ping: MAC@STATE, -@STATE, or -;
+#          a last field SIZE:ok|SIZE:- = the don't-fragment ping of SIZE payload bytes, or na).
 # Cost is a handful of processes per host, not per pair, however many pairs fail: one fping per
 # source address, one `ip -batch` for every route lookup, one neighbour-table read, one awk
 # join, and arping for a bounded sample only: at most $8 of each source NIC's failed pairs
 # (windows shifted by the host's index $9 and the NIC's, so over all hosts every destination
 # is sampled). Every other pair's ARP is judged from the kernel's neighbour entry its ping left
 # and the peers' arp_ignore. Only when ping is not probed does every pair get an arping.
-count=$1 retries=$2 par=$3 tmo=$4 ival=$5 layers=,$6, usefping=$7 arpcap=${8:-4} seed=${9:-0}
+count=$1 retries=$2 par=$3 tmo=$4 ival=$5 layers=,$6, usefping=$7 arpcap=${8:-4} seed=${9:-0} mtu=${10:-off}
 LC_ALL=C
 export LC_ALL
 tmp=$(mktemp -d 2>/dev/null) || { tmp=/tmp/rocectl-probe.$$; mkdir -m 700 "$tmp" || exit 3; }
@@ -34,7 +36,7 @@ awk -v d="$tmp" 'NF == 1 && !($1 in n) { n[$1] = 1; print $1 > (d "/nics") }
     if (!($2 in s)) { s[$2] = 1; print $2 > (d "/srcs") }
     if (!(($2 " " $3) in t)) { t[$2 " " $3] = 1; print $3 > (d "/t." $2) }
   }'
-for f in pairs rb nics srcs route neigh res.none arp.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
+for f in pairs rb nics srcs route neigh res.none arp.none mtu.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
 
 # few processes per host, not per pair: values are read with the read builtin
 rd() { # $1 file, $2 default: sets v to the file's first line
@@ -116,6 +118,29 @@ if has route; then
 fi
 wait
 
+# MTU phase (fping only): per source address one don't-fragment fping at its NIC's MTU to the
+# targets that answered the ordinary ping, silent ones tried once more; "src dst size recv" lines
+mtu_src() { # $1 source address
+  nic=$(awk -v s="$1" '$2 == s { print $1; exit }' "$tmp/pairs")
+  rd "/sys/class/net/$nic/mtu" 0; size=$((v - 28))
+  [ "$size" -gt 0 ] || return 0
+  awk '$4 > 0 { print $2 }' "$tmp/res.$1" > "$tmp/m.$1"
+  : > "$tmp/mtu.$1"
+  try=0
+  while [ -s "$tmp/m.$1" ] && [ "$try" -le 1 ]; do
+    try=$((try + 1))
+    fping -q -M -b "$size" -S "$1" -c 3 -p 200 -i "$ival" -t "$tmo" < "$tmp/m.$1" 2> "$tmp/mo.$1" > /dev/null
+    awk -v s="$1" -v z="$size" -v last="$((try > 1))" -v m="$tmp/m.$1" -v r="$tmp/mtu.$1" '
+      BEGIN { printf "" > m }
+      / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
+        if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0 >> r; else print $1 > m }' "$tmp/mo.$1"
+  done
+}
+if [ "$mtu" = on ] && [ "$pingmode" = fping ]; then
+  while read -r s; do [ -f "$tmp/res.$s" ] && mtu_src "$s" & done < "$tmp/srcs"
+  wait
+fi
+
 # ARP phase: the kernel's neighbour entries (what traffic really uses), then arping for a bounded
 # sample of the pairs whose ping failed (every pair when ping is not probed): per source NIC j
 # (in order of first appearance), a window of arpcap of its failed pairs starting at position
@@ -187,6 +212,7 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
     next
   }
   FILENAME ~ /\/arp\.[^\/]*$/ { am[$1 " " $2 " " $3] = $4; next }
+  FILENAME ~ /\/mtu\.[^\/]*$/ { mt[$1 " " $2] = $3 ":" ($4 > 0 ? "ok" : "-"); next }
   {
     l = hl ? (($1 in lk) ? lk[$1] : "missing:-") : "na"
     k = $2 " " $3
@@ -198,5 +224,6 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
     if (pm != "na") res = (k in png) ? png[k] : "0/0"
     nb = "na"
     if (ha) nb = (($3 " " $1) in ng) ? ng[$3 " " $1] : "-"
-    print "P", $1, $2, $3, l, dev, tbl, macs, res, nb
-  }' "$tmp/links" "$tmp"/res.* "$tmp/route" "$tmp/neigh" "$tmp"/arp.* "$tmp/pairs"
+    mf = (k in mt) ? mt[k] : "na"
+    print "P", $1, $2, $3, l, dev, tbl, macs, res, nb, mf
+  }' "$tmp/links" "$tmp"/res.* "$tmp/route" "$tmp/neigh" "$tmp"/arp.* "$tmp"/mtu.* "$tmp/pairs"

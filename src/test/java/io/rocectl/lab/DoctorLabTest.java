@@ -91,4 +91,32 @@ class DoctorLabTest {
         assertTrue(rev.contains("config can fix"), "the reverse host's missing rule is fixable: " + rev);
         fix();
     }
+
+    /**
+     * Issue 9: an MTU mismatch (a switch port at 1280 while the NICs are at 1500) used to be "every
+     * pair ok"; the don't-fragment ping at the NIC's MTU finds it, on that NIC only, with the sizes.
+     */
+    @Test
+    void anMtuMismatchIsFoundOnItsNicWithTheSizes() throws Exception {
+        fix();
+        LabTestSupport.breakFault(s, "mtu", "1280", "--host", "gpu02", "--nic", "ens1f0");
+        try {
+            Cli.Result p = Cli.run("probe", "-i", inv, "--output", "json");
+            assertEquals(2, p.exitCode(), p.out() + p.err());
+            JsonNode report = new ObjectMapper().readTree(p.out());
+            assertEquals(List.of("nic gpu02 ens1f0 mtu-mismatch"), ReportChecks.faults(report).stream()
+                    .map(f -> f.replace(" false", "")).toList());
+            for (JsonNode f : report.get("failures")) {
+                assertEquals("mtu-mismatch", f.get("cause").asText(), f.toString());
+                assertTrue(f.get("detail").asText().contains("don't-fragment ping of 1472 bytes (MTU 1500"), f.toString());
+                assertTrue(f.toString().contains("\"gpu02\""), f.toString());
+            }
+            String d = agree("gpu01:ens1f0", "gpu02:ens1f0", 2);
+            assertTrue(d.contains("verdict: mtu-mismatch"), d);
+        } finally {
+            LabTestSupport.breakFault(s, "mtu", "1500", "--host", "gpu02", "--nic", "ens1f0");
+        }
+        Cli.Result clean = Cli.run("probe", "-i", inv);
+        assertEquals(0, clean.exitCode(), clean.out());
+    }
 }
