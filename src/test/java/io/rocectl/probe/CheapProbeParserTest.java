@@ -82,4 +82,23 @@ class CheapProbeParserTest {
         assertThrows(IllegalArgumentException.class, () -> CheapProbeScript.command(
                 List.of(new ProbePair(a, b), new ProbePair(c2, b)), CheapProbeScript.Options.defaults()));
     }
+
+    /** The MTU field: SIZE:ok, SIZE:- (no reply to the don't-fragment ping), na (not probed). */
+    @Test
+    void parsesTheDontFragmentResult() {
+        String out = String.join("\n",
+                "H 0 eth0=up:1",
+                "P eth0 10.0.0.1 10.0.0.2 up:1 eth0 100 na 2/2 02:00:00:00:00:02@REACHABLE 1472:ok",
+                "P eth0 10.0.0.1 10.0.0.3 up:1 eth0 100 na 2/2 02:00:00:00:00:03@REACHABLE 8972:-",
+                "P eth0 10.0.0.1 10.0.0.4 up:1 eth0 100 - 0/2 -@FAILED na",
+                "");
+        List<PairResult> ps = CheapProbeParser.parse("h01", out).pairs();
+        assertEquals(1472, ps.get(0).mtuSize());
+        assertEquals(Boolean.TRUE, ps.get(0).mtuOk());
+        assertEquals(8972, ps.get(1).mtuSize());
+        assertEquals(Boolean.FALSE, ps.get(1).mtuOk());
+        assertEquals("02:00:00:00:00:03", ps.get(1).neighMac(), "the neighbour field still parses before it");
+        assertEquals(null, ps.get(2).mtuOk());
+        assertEquals(-1, ps.get(2).mtuSize());
+    }
 }
