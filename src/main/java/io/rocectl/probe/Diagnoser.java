@@ -159,14 +159,17 @@ public final class Diagnoser {
         // end of it turns out lossy
         if (cheap != null && cheap.pinged() && cheap.pingSent() > 0) {
             int lost = Math.max(0, cheap.pingSent() - cheap.pingReceived());
-            boolean partial = cheap.pingOk() && (f == null || f.layer().ordinal() > Layer.IP.ordinal());
+            // a don't-fragment ping lost on a lossy link is loss, not an MTU verdict: such pairs count
+            // as answered ones, and become link-lossy when their NIC is judged lossy
+            boolean mtuOnLoss = f != null && f.cause() == Cause.MTU_MISMATCH && lost > 0;
+            boolean partial = cheap.pingOk() && (f == null || mtuOnLoss || f.layer().ordinal() > Layer.IP.ordinal());
             if (partial) {
                 lossSent[s] += cheap.pingSent();
                 lossSent[d] += cheap.pingSent();
                 lossLost[s] += lost;
                 lossLost[d] += lost;
             }
-            if (lost > 0 && (f == null || f.cause() == Cause.IP_UNREACHABLE))
+            if (lost > 0 && (f == null || f.cause() == Cause.IP_UNREACHABLE || mtuOnLoss))
                 lossyPairs.add(new LossyPair(p, s, d, cheap.pingSent(), partial ? lost : 0, p.sameRail(), f == null ? -1 : at));
         }
         return f;

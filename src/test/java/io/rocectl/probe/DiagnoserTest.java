@@ -89,6 +89,43 @@ class DiagnoserTest {
     }
 
     /**
+     * A don't-fragment ping lost on a lossy link is loss: with 30 % loss on one NIC, a pair whose
+     * MTU ping happened to get no reply is judged link-lossy with the rest, not mtu-mismatch; a
+     * clean NIC with the same MTU failure stays mtu-mismatch.
+     */
+    @Test
+    void mtuFailuresOnALossyNicAreLossNotMtu() {
+        ProbeGraph g = ProbeGraph.build(Endpoints.oneSubnet(6, 4), PairSet.ALL);
+        String lossy = g.hosts().get(2) + ":eth1";
+        java.util.Random rnd = new java.util.Random(7);
+        Diagnoser d = new Diagnoser(g);
+        for (String h : g.hosts()) {
+            d.host(new HostState(h, 0, g.endpointsOf(h).stream().collect(Collectors.toMap(NicEndpoint::nic, e -> new LinkState("up", "1")))));
+        }
+        int mtuOnLossy = 0;
+        for (String h : g.hosts()) {
+            for (ProbePair p : g.pairsFrom(h)) {
+                PairResult r = healthy(p);
+                boolean onLossy = p.src().key().equals(lossy) || p.dst().key().equals(lossy);
+                int recv = 3;
+                if (onLossy) {
+                    recv = 0;
+                    for (int i = 0; i < 3; i++) if (rnd.nextDouble() > 0.5) recv++;
+                    if (recv == 0) recv = 1;
+                }
+                boolean mtuLost = onLossy && recv < 3 && mtuOnLossy < 3;
+                if (mtuLost) mtuOnLossy++;
+                d.pair(p, new PairResult(r.srcNic(), r.srcIp(), r.dstIp(), r.srcLink(), r.routeDev(), r.routeTable(),
+                        r.arpMacs(), 3, recv, r.neighMac(), r.neighState(), 1472, !mtuLost), null);
+            }
+        }
+        Diagnosis x = d.finish();
+        assertEquals(3, mtuOnLossy);
+        assertTrue(x.failures().stream().noneMatch(f -> f.cause() == Cause.MTU_MISMATCH), x.failures().toString());
+        assertTrue(faults(x).contains("nic " + lossy.replace(':', ' ') + " link-lossy"), faults(x).toString());
+    }
+
+    /**
      * Issue 8: a reachable host whose probe did not finish is "probe incomplete", never
      * "unreachable"; its pairs as a source count as failed once, pairs towards it are judged as usual.
      */
