@@ -135,68 +135,62 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * The {@code --faults} step: 30 % random loss each way on gpu02's first fabric NIC, one probe
-     * with 10 pings per pair (evidence enough on any lab size), the lossy NIC shown, the loss
-     * removed. True when that NIC, and nothing else, was found lossy.
+     * The {@code --faults} step 1: 30 % random loss each way on gpu02's first fabric NIC, one probe
+     * with 10 pings per pair (evidence enough on any lab size), the loss removed. True when that
+     * NIC, and nothing else, was found lossy.
      */
     private boolean lossyLink(LabState lab, ConnectionPool pool, java.util.List<String> hostList, Fleet fleet,
                               int forks, Map<String, Double> times) throws Exception {
-        String host = lab.hosts().get(Math.min(1, lab.hosts().size() - 1)).name();
-        String nic = lab.hosts().get(0).nics().get(0).name();
-        System.out.println();
-        System.out.println("== 5. a lossy link: rocectl lab break loss 30 --name " + name + " --host " + host + " --nic " + nic);
-        Faults.inject(lab, "loss", "30", host, nic, System.out);
-        try {
-            ProbeOptions lossy = new ProbeOptions();
-            lossy.pairs = pairs;
-            lossy.retries = 1;
-            lossy.lossPings = 10;
-            ProbeRunner runner = new ProbeRunner(pool, lossy.settings(forks, fleet.commandTimeout()))
-                    .withProgress(ProgressLine.forConsole(false));
-            System.out.println("== 6. probe with --loss-pings 10");
-            long t = System.nanoTime();
-            ProbeRunner.Outcome o = runner.probe(hostList, fleet::varsFor);
-            times.put("probe (lossy)", secs(t));
-            ProbeCommand.print(o, ProbeCommand.report(o), 0);
-            var found = o.diagnosis().faults();
-            boolean ok = found.size() == 1 && found.get(0).cause() == io.rocectl.probe.Cause.LINK_LOSSY
-                    && found.get(0).host().equals(host) && nic.equals(found.get(0).nic());
-            System.out.println(ok ? "found: " + host + ":" + nic + " link-lossy, and nothing else"
-                    : "NOT as expected: wanted only " + host + ":" + nic + " link-lossy");
-            return ok;
-        } finally {
-            System.out.println("== 7. restore: rocectl lab break loss 0 --name " + name + " --host " + host);
-            Faults.inject(lab, "loss", "0", host, null, System.out);
-        }
+        ProbeOptions lossy = new ProbeOptions();
+        lossy.pairs = pairs;
+        lossy.retries = 1;
+        lossy.lossPings = 10;
+        ProbeRunner runner = new ProbeRunner(pool, lossy.settings(forks, fleet.commandTimeout()))
+                .withProgress(ProgressLine.forConsole(false));
+        return faultFound(lab, runner, hostList, fleet, times, new String[] {"loss", "30", "0"},
+                io.rocectl.probe.Cause.LINK_LOSSY, "a lossy link", "probe with --loss-pings 10", "lossy", 5);
     }
 
     /**
-     * The second {@code --faults} step: gpu02's first fabric NIC's switch port at MTU 1280 while the
-     * NICs are at 1500, one probe (the don't-fragment ping at each NIC's MTU finds it), the port
-     * restored. True when that NIC, and nothing else, was found with an MTU mismatch.
+     * The {@code --faults} step 2: gpu02's first fabric NIC's switch port at MTU 1280 while the NICs
+     * are at 1500, one probe (the don't-fragment ping at each NIC's MTU finds it), the port restored.
+     * True when that NIC, and nothing else, was found with an MTU mismatch.
      */
     private boolean mtuMismatch(LabState lab, ProbeRunner runner, java.util.List<String> hostList, Fleet fleet,
                                 Map<String, Double> times) throws Exception {
+        return faultFound(lab, runner, hostList, fleet, times, new String[] {"mtu", "1280", "1500"},
+                io.rocectl.probe.Cause.MTU_MISMATCH, "an MTU mismatch", "probe", "mtu", 8);
+    }
+
+    /**
+     * Injects {@code fault[0]} with argument {@code fault[1]} on gpu02's first fabric NIC, probes,
+     * prints what was found, restores with argument {@code fault[2]}. True when exactly that NIC was
+     * found, with {@code want} and nothing else.
+     */
+    private boolean faultFound(LabState lab, ProbeRunner runner, java.util.List<String> hostList, Fleet fleet,
+                               Map<String, Double> times, String[] fault, io.rocectl.probe.Cause want, String title,
+                               String probeTitle, String timeLabel, int step) throws Exception {
         String host = lab.hosts().get(Math.min(1, lab.hosts().size() - 1)).name();
         String nic = lab.hosts().get(0).nics().get(0).name();
+        String where = " --name " + name + " --host " + host + " --nic " + nic;
         System.out.println();
-        System.out.println("== 8. an MTU mismatch: rocectl lab break mtu 1280 --name " + name + " --host " + host + " --nic " + nic);
-        Faults.inject(lab, "mtu", "1280", host, nic, System.out);
+        System.out.println("== " + step + ". " + title + ": rocectl lab break " + fault[0] + " " + fault[1] + where);
+        Faults.inject(lab, fault[0], fault[1], host, nic, System.out);
         try {
-            System.out.println("== 9. probe");
+            System.out.println("== " + (step + 1) + ". " + probeTitle);
             long t = System.nanoTime();
             ProbeRunner.Outcome o = runner.probe(hostList, fleet::varsFor);
-            times.put("probe (mtu)", secs(t));
+            times.put("probe (" + timeLabel + ")", secs(t));
             ProbeCommand.print(o, ProbeCommand.report(o), 0);
             var found = o.diagnosis().faults();
-            boolean ok = found.size() == 1 && found.get(0).cause() == io.rocectl.probe.Cause.MTU_MISMATCH
-                    && found.get(0).host().equals(host) && nic.equals(found.get(0).nic());
-            System.out.println(ok ? "found: " + host + ":" + nic + " mtu-mismatch, and nothing else"
-                    : "NOT as expected: wanted only " + host + ":" + nic + " mtu-mismatch");
+            boolean ok = found.size() == 1 && found.get(0).cause() == want && found.get(0).host().equals(host)
+                    && nic.equals(found.get(0).nic());
+            System.out.println(ok ? "found: " + host + ":" + nic + " " + want.id() + ", and nothing else"
+                    : "NOT as expected: wanted only " + host + ":" + nic + " " + want.id());
             return ok;
         } finally {
-            System.out.println("== 10. restore: rocectl lab break mtu 1500 --name " + name + " --host " + host + " --nic " + nic);
-            Faults.inject(lab, "mtu", "1500", host, nic, System.out);
+            System.out.println("== " + (step + 2) + ". restore: rocectl lab break " + fault[0] + " " + fault[2] + where);
+            Faults.inject(lab, fault[0], fault[2], host, nic, System.out);
         }
     }
 
