@@ -84,14 +84,17 @@ final class RemediationTrail {
                         + " undoing the configuration (a network manager, a script, a reboot without persistence)");
             }
         });
+        String stillBroken = null;
         if (after > 0 || !r.unreachableHosts().isEmpty()) {
-            warnings.add("remediate: still broken after " + res.rounds().size() + " round(s): " + after + "/"
+            stillBroken = "remediate: still broken after " + res.rounds().size() + " round(s): " + after + "/"
                     + r.summary().pairsTotal() + " pairs failed" + (r.unreachableHosts().isEmpty() ? ""
-                    : ", unreachable " + NodeSet.fold(r.unreachableHosts())) + causesOf(r));
+                    : ", unreachable " + NodeSet.fold(r.unreachableHosts())) + causesOf(r);
         }
         if (syslog) {
             Trail.syslog(notices, "user.notice", socket, err);
-            Trail.syslog(warnings, "user.warning", socket, err);
+            List<String> toLog = new ArrayList<>(warnings);
+            if (stillBroken != null) toLog.add(stillBroken);
+            Trail.syslog(toLog, "user.warning", socket, err);
         }
         if (history != null && e.worthRecording()) {
             try {
@@ -108,8 +111,8 @@ final class RemediationTrail {
                     + " in " + res.rounds().size() + " round(s); " + after + " failed after"
                     + (after == 0 && r.unreachableHosts().isEmpty() ? ": every pair is up" : ""));
         }
-        summary.addAll(warnings.stream().filter(w -> !w.startsWith("remediate: still broken")).toList());
-        return new Recorded(e, m, summary, warnings.stream().filter(w -> !w.startsWith("remediate: still broken")).toList());
+        summary.addAll(warnings);
+        return new Recorded(e, m, summary, List.copyOf(warnings));
     }
 
     private static String causesOf(ProbeReport r) {

@@ -242,16 +242,15 @@ public final class ProbeRunner {
         java.util.concurrent.atomic.AtomicInteger hostsDone = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicLong pairs = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicLong failing = new java.util.concurrent.atomic.AtomicLong();
-        Map<String, FanOut.Outcome> res;
+        // each host's output is parsed once, as it arrives; the progress line counts from the parse
+        Map<String, Object> parsed = new java.util.concurrent.ConcurrentHashMap<>();
         try {
-            res = FanOut.run(new ArrayList<>(work.keySet()), work::get, pool, settings.forks(), settings.timeout(), o -> {
-                if (o.result() != null) {
-                    for (String line : o.result().stdout().split("\n")) {
-                        if (!line.startsWith("P ")) continue;
-                        pairs.incrementAndGet();
-                        String[] f = line.split(" ");
-                        if (f.length > 8 && f[8].endsWith("/0")) failing.incrementAndGet(); // sent/received: none back
-                    }
+            FanOut.run(new ArrayList<>(work.keySet()), work::get, pool, settings.forks(), settings.timeout(), o -> {
+                Object r = parse(o);
+                parsed.put(o.host(), r);
+                if (r instanceof CheapProbeOutput c) {
+                    pairs.addAndGet(c.pairs().size());
+                    failing.addAndGet(c.pairs().stream().filter(x -> x.pinged() && !x.pingOk()).count());
                 }
                 progress.update(hostsDone.incrementAndGet(), work.size(), pairs.get(), failing.get(),
                         Duration.ofNanos(System.nanoTime() - t0));
@@ -260,22 +259,25 @@ public final class ProbeRunner {
             progress.done();
         }
         Map<String, CheapProbeOutput> out = new LinkedHashMap<>();
-        for (FanOut.Outcome o : res.values()) {
-            if (o.result() == null) {
-                errors.put(o.host(), o.unreachable() != null ? o.unreachable() : INCOMPLETE + o.timeout());
-                continue;
-            }
-            try {
-                out.put(o.host(), CheapProbeParser.parse(o.host(), o.result().stdout()));
-            } catch (RuntimeException e) {
-                errors.put(o.host(), INCOMPLETE + "unreadable probe output: " + e.getMessage()
-                        + (o.result().stderr().isBlank() ? "" : " (" + o.result().stderr().strip() + ")"));
-            }
+        for (String h : work.keySet()) {
+            Object r = parsed.get(h);
+            if (r instanceof CheapProbeOutput c) out.put(h, c);
+            else errors.put(h, (String) r);
         }
         return out;
     }
 
-    /** Which heavy probe tools the hosts have; the RDMA layers run only where all are present. */
+    /** A host's probe result: its parsed output, or why there is none (unreachable, or incomplete). */
+    private static Object parse(FanOut.Outcome o) {
+        if (o.result() == null) return o.unreachable() != null ? o.unreachable() : INCOMPLETE + o.timeout();
+        try {
+            return CheapProbeParser.parse(o.host(), o.result().stdout());
+        } catch (RuntimeException e) {
+            return INCOMPLETE + "unreadable probe output: " + e.getMessage()
+                    + (o.result().stderr().isBlank() ? "" : " (" + o.result().stderr().strip() + ")");
+        }
+    }
+
     /** Why a heavy probe cannot run on these hosts, or null when it can. */
     private String heavyBlocker(List<String> hosts, Endpoints.Gathered g, HeavyProbe.Tool tool)
             throws InterruptedException {

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("lab")
 class DoctorLabTest {
-    static final String PLAYBOOK = "playbooks/roce-multinic.yaml";
     static LabState s;
     static String inv;
 
@@ -38,8 +37,7 @@ class DoctorLabTest {
     }
 
     static void fix() {
-        Cli.Result r = Cli.run("run", PLAYBOOK, "-i", inv);
-        assertEquals(0, r.exitCode(), r.out() + r.err());
+        LabTestSupport.fix(s);
     }
 
     /** The causes probe reports for src -> dst ("-" when the pair is ok). */

@@ -48,6 +48,13 @@ final class LabTestSupport {
         Lab.down(last.name(), last.path(), quiet());
     }
 
+    /** The fix playbook on a lab's whole inventory through the real CLI; must exit 0. */
+    static void fix(LabState s) {
+        io.rocectl.testing.Cli.Result r = io.rocectl.testing.Cli.run("run", "playbooks/roce-multinic.yaml", "-i",
+                s.inventory().toString());
+        org.junit.jupiter.api.Assertions.assertEquals(0, r.exitCode(), r.out() + r.err());
+    }
+
     /** {@code rocectl lab break ARGS --name NAME --dir DIR} through the real CLI; must exit 0. */
     static void breakFault(LabState s, String... args) {
         List<String> a = new ArrayList<>(List.of("lab", "break"));

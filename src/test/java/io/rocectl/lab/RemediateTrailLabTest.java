@@ -45,8 +45,7 @@ class RemediateTrailLabTest {
         LabTestSupport.assumeLabPossible();
         s = LabTestSupport.up(NAME, 3, 2, "none");
         inv = s.inventory().toString();
-        Cli.Result r = Cli.run("run", PLAYBOOK, "-i", inv);
-        assertEquals(0, r.exitCode(), r.out() + r.err());
+        LabTestSupport.fix(s);
     }
 
     @AfterAll
@@ -98,8 +97,7 @@ class RemediateTrailLabTest {
     @Test
     void aFixLeavesASummaryASyslogLineAHistoryRecordAndReadableMetrics() throws Exception {
         Path history = tmp.resolve("history.jsonl"), metrics = tmp.resolve("rocectl.prom"), sock = tmp.resolve("log.sock");
-        Cli.Result b = Cli.run("lab", "break", "rule-del", "--host", "gpu02", "--name", NAME, "--dir", s.dir());
-        assertEquals(0, b.exitCode(), b.out() + b.err());
+        LabTestSupport.breakFault(s, "rule-del", "--host", "gpu02");
         try (SyslogSink sink = new SyslogSink(sock)) {
             List<String> args = new ArrayList<>(List.of("remediate", "-i", inv, "--playbook", PLAYBOOK, "--quiet",
                     "--history", history.toString(), "--syslog", sock.toString(), "--metrics", metrics.toString()));
