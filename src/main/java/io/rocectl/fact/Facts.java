@@ -38,14 +38,16 @@ public final class Facts {
      * ("net/ipv4/conf/all/arp_ignore"); names that do not exist are left out.
      */
     public static final Fact<Map<String, String>> SYSCTL_ARGS = new Fact<>("sysctl",
-            "for k in \"$@\"; do [ -r \"/proc/sys/$k\" ] && printf '%s=%s\\n' \"$k\" \"$(cat \"/proc/sys/$k\")\"; done",
+            "for k in \"$@\"; do [ -r \"/proc/sys/$k\" ] || continue; v=; IFS= read -r v < \"/proc/sys/$k\"; "
+                    + "printf '%s=%s\\n' \"$k\" \"$v\"; done",
             KeyValues::parse);
 
     /** ARP/rp_filter sysctls of every interface and the neighbour table thresholds, as path=value. */
     public static final Fact<Map<String, String>> SYSCTL_NET = new Fact<>("sysctl_net",
             "(cd /proc/sys && for f in net/ipv4/conf/*/arp_ignore net/ipv4/conf/*/arp_announce net/ipv4/conf/*/rp_filter "
                     + "net/ipv4/conf/*/arp_accept net/ipv4/neigh/default/gc_thresh1 net/ipv4/neigh/default/gc_thresh2 "
-                    + "net/ipv4/neigh/default/gc_thresh3; do [ -r \"$f\" ] && printf '%s=%s\\n' \"$f\" \"$(cat \"$f\")\"; done)",
+                    + "net/ipv4/neigh/default/gc_thresh3; do [ -r \"$f\" ] || continue; v=; IFS= read -r v < \"$f\"; "
+                    + "printf '%s=%s\\n' \"$f\" \"$v\"; done)",
             KeyValues::parse);
     /** The file named by $1: "present" and its content, or nothing when absent. */
     public static final Fact<Optional<String>> FILE_ARG1 = new Fact<>("file1",

@@ -1,0 +1,90 @@
+package io.rocectl.fact;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs the fact snippets themselves with /bin/sh over a tree on disk (the sysfs root is moved
+ * into a temporary directory by replacing the path in the snippet, only here), then parses what
+ * they print: the snippets read files with the shell's own {@code read}, so a file without a
+ * trailing newline, a missing file and an unreadable GID must all come out as before.
+ */
+class FactShellTest {
+
+    private static String sh(String script, Path cwd, String... args) throws IOException, InterruptedException {
+        List<String> argv = new java.util.ArrayList<>(List.of("sh", "-c", script, "sh"));
+        argv.addAll(List.of(args));
+        Process p = new ProcessBuilder(argv).directory(cwd.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
+    }
+
+    private static void write(Path f, String content) throws IOException {
+        Files.createDirectories(f.getParent());
+        Files.writeString(f, content);
+    }
+
+    @Test
+    void rdmaSnippetReadsPortsGidsAndNetdevs(@TempDir Path tmp) throws Exception {
+        Path root = tmp.resolve("class/infiniband");
+        Path port = root.resolve("mlx5_0/ports/1");
+        write(port.resolve("link_layer"), "Ethernet\n");
+        write(port.resolve("state"), "4: ACTIVE");                       // no trailing newline
+        write(port.resolve("gids/0"), "fe80:0000:0000:0000:0000:0000:0000:0000\n");
+        write(port.resolve("gids/1"), "0000:0000:0000:0000:0000:ffff:0a00:0002\n");
+        write(port.resolve("gids/2"), "0000:0000:0000:0000:0000:0000:0000:0000\n");
+        write(port.resolve("gid_attrs/types/1"), "RoCE v2\n");
+        write(port.resolve("gid_attrs/ndevs/1"), "ens1f0\n");
+        Files.createDirectories(root.resolve("mlx5_0/device/net/ens1f0"));
+        Path port2 = root.resolve("mlx5_1/ports/1");
+        write(port2.resolve("state"), "1: DOWN\n");                        // no link_layer file
+        write(port2.resolve("gids/1"), "0000:0000:0000:0000:0000:ffff:0a00:0003\n"); // no gid_attrs
+        Files.createDirectories(root.resolve("mlx5_1/device/net/ens2f0"));
+
+        String out = sh(RdmaSysfs.SHELL.replace("/sys/class/infiniband", root.toString()), tmp);
+        List<RdmaPort> ports = RdmaSysfs.parse(out);
+        assertEquals(2, ports.size(), out);
+        RdmaPort a = ports.get(0);
+        assertEquals("mlx5_0", a.dev());
+        assertEquals("4: ACTIVE", a.state());
+        assertEquals("Ethernet", a.linkLayer());
+        assertEquals(List.of("ens1f0"), a.netdevs());
+        assertEquals(1, a.gids().size(), "empty and link-local GIDs are skipped: " + out);
+        assertEquals("RoCE v2", a.gids().get(0).type());
+        assertEquals(1, a.roceV2Index("10.0.0.2"));
+        RdmaPort b = ports.get(1);
+        assertEquals("-", b.linkLayer());
+        assertEquals("1: DOWN", b.state());
+        assertEquals("unknown", b.gids().get(0).type());
+        assertEquals(List.of("ens2f0"), b.netdevs());
+    }
+
+    @Test
+    void sysctlSnippetsReadValuesAndSkipMissingKeys(@TempDir Path tmp) throws Exception {
+        // SYSCTL_NET runs in /proc/sys; here a copy of its shape stands in for it
+        Path sys = tmp.resolve("proc/sys");
+        write(sys.resolve("net/ipv4/conf/all/arp_ignore"), "1\n");
+        write(sys.resolve("net/ipv4/conf/ens1f0/arp_announce"), "2");
+        write(sys.resolve("net/ipv4/neigh/default/gc_thresh3"), "1024\n");
+        String net = Facts.SYSCTL_NET.shell().replace("/proc/sys", sys.toString());
+        Map<String, String> v = Facts.SYSCTL_NET.parse(sh(net, tmp));
+        assertEquals(Map.of("net/ipv4/conf/all/arp_ignore", "1", "net/ipv4/conf/ens1f0/arp_announce", "2",
+                "net/ipv4/neigh/default/gc_thresh3", "1024"), v);
+
+        String args = Facts.SYSCTL_ARGS.shell().replace("/proc/sys", sys.toString());
+        Map<String, String> w = Facts.SYSCTL_ARGS.parse(sh(args, tmp, "net/ipv4/conf/all/arp_ignore", "net/ipv4/nope"));
+        assertEquals(Map.of("net/ipv4/conf/all/arp_ignore", "1"), w);
+        assertTrue(Facts.SYSCTL_NET.shell().contains("read -r"), "read with the shell's builtin, no process per file");
+    }
+}
