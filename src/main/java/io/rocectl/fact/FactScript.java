@@ -13,11 +13,18 @@ import java.util.Map;
 public final class FactScript {
     static final String MARK = "@@rocectl-section@@ ";
 
+    /**
+     * Defines {@code rd FILE...} for the snippets: prints each readable file line by line with the
+     * shell's own {@code read} (no process per file; a last line without a newline gets one).
+     */
+    static final String READ_FILES = "rd() { for f in \"$@\"; do [ -r \"$f\" ] && [ -f \"$f\" ] || continue; "
+            + "while IFS= read -r l || [ -n \"$l\" ]; do printf '%s\\n' \"$l\"; done < \"$f\"; done; }";
+
     private FactScript() {}
 
     /** One command gathering all facts; {@code args} become $1.. for snippets that need values. */
     public static Cmd command(List<Fact<?>> facts, String... args) {
-        StringBuilder sb = new StringBuilder("exec 2>/dev/null; export LC_ALL=C\n");
+        StringBuilder sb = new StringBuilder("exec 2>/dev/null; export LC_ALL=C\n").append(READ_FILES).append('\n');
         for (Fact<?> f : facts) {
             sb.append("echo '").append(MARK).append(f.name()).append("'\n");
             sb.append("{ ").append(f.shell()).append("\n} || true\n");

@@ -4,21 +4,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The catalogue of facts rocectl gathers; each is a constant shell snippet and a parser. */
+/**
+ * The catalogue of facts rocectl gathers; each is a constant shell snippet and a parser. Snippets
+ * run inside {@link FactScript#command}, which defines {@code rd FILE...} (print files without a
+ * process per file).
+ */
 public final class Facts {
     /** rocectl's own table names (read separately to compare its content). */
     public static final String ROCECTL_RT_TABLES = "/etc/iproute2/rt_tables.d/rocectl.conf";
 
-    public static final Fact<String> HOSTNAME = new Fact<>("hostname", "uname -n", String::strip);
+    public static final Fact<String> HOSTNAME = new Fact<>("hostname", "rd /proc/sys/kernel/hostname", String::strip);
     public static final Fact<String> FQDN = new Fact<>("fqdn", "hostname -f 2>/dev/null || uname -n", String::strip);
     public static final Fact<String> KERNEL = new Fact<>("kernel", "uname -r", String::strip);
     public static final Fact<String> ARCH = new Fact<>("arch", "uname -m", String::strip);
     public static final Fact<Map<String, String>> OS_RELEASE = new Fact<>("os_release",
-            "cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release", KeyValues::parse);
+            "if [ -r /etc/os-release ]; then rd /etc/os-release; else rd /usr/lib/os-release; fi", KeyValues::parse);
     public static final Fact<List<Iface>> ADDR = new Fact<>("addr", "ip -j addr show", IpJson::addr);
     public static final Fact<RtTables> RT_TABLES = new Fact<>("rt_tables",
-            "cat /usr/share/iproute2/rt_tables /usr/lib/iproute2/rt_tables /etc/iproute2/rt_tables "
-                    + "/usr/share/iproute2/rt_tables.d/*.conf /etc/iproute2/rt_tables.d/*.conf 2>/dev/null",
+            "rd /usr/share/iproute2/rt_tables /usr/lib/iproute2/rt_tables /etc/iproute2/rt_tables "
+                    + "/usr/share/iproute2/rt_tables.d/*.conf /etc/iproute2/rt_tables.d/*.conf",
             RtTables::parse);
     public static final Fact<String> RULES = new Fact<>("rules", "ip -j -4 rule show", s -> s);
     public static final Fact<String> ROUTES = new Fact<>("routes", "ip -j -4 route show table all", s -> s);
@@ -28,7 +32,7 @@ public final class Facts {
             "printf '%s\\n' \"${SSH_CONNECTION:-}\"", SshConnection::parse);
     /** Whether rocectl's rt_tables file exists, and its content. */
     public static final Fact<Optional<String>> ROCECTL_TABLES = new Fact<>("rocectl_rt_tables",
-            "if [ -e " + ROCECTL_RT_TABLES + " ]; then echo present; cat " + ROCECTL_RT_TABLES + "; fi",
+            "if [ -e " + ROCECTL_RT_TABLES + " ]; then echo present; rd " + ROCECTL_RT_TABLES + "; fi",
             s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
     /** Default route via the main table: "dev X via Y". */
     public static final Fact<String> DEFAULT_ROUTE = new Fact<>("default_route",

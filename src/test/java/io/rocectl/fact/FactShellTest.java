@@ -87,4 +87,25 @@ class FactShellTest {
         assertEquals(Map.of("net/ipv4/conf/all/arp_ignore", "1"), w);
         assertTrue(Facts.SYSCTL_NET.shell().contains("read -r"), "read with the shell's builtin, no process per file");
     }
+
+    @Test
+    void snapshotSnippetsPrintWhatCatAndUnamePrint(@TempDir Path tmp) throws Exception {
+        io.rocectl.transport.Cmd c = FactScript.command(List.of(Facts.HOSTNAME, Facts.RT_TABLES, Facts.OS_RELEASE));
+        Map<String, String> s = FactScript.split(sh(c.argv().get(2), tmp));
+        assertEquals(sh("uname -n", tmp).strip(), FactScript.get(s, Facts.HOSTNAME));
+        String viaCat = sh("cat /usr/share/iproute2/rt_tables /usr/lib/iproute2/rt_tables /etc/iproute2/rt_tables "
+                + "/usr/share/iproute2/rt_tables.d/*.conf /etc/iproute2/rt_tables.d/*.conf 2>/dev/null", tmp);
+        assertEquals(viaCat, s.get(Facts.RT_TABLES.name()));
+        assertEquals(KeyValues.parse(sh("cat /etc/os-release 2>/dev/null || cat /usr/lib/os-release", tmp)),
+                FactScript.get(s, Facts.OS_RELEASE));
+    }
+
+    @Test
+    void readFilesKeepsLinesAndAddsOnlyAMissingLastNewline(@TempDir Path tmp) throws Exception {
+        write(tmp.resolve("a"), "one\n  two with  spaces\t\n\nlast");
+        write(tmp.resolve("b"), "b\\x\n");
+        Files.createDirectories(tmp.resolve("dir"));
+        String out = sh(FactScript.READ_FILES + "\nrd a missing dir b", tmp);
+        assertEquals("one\n  two with  spaces\t\n\nlast\nb\\x\n", out);
+    }
 }
