@@ -53,6 +53,12 @@ public final class Facts {
                     + "net/ipv4/neigh/default/gc_thresh3; do [ -r \"$f\" ] || continue; v=; IFS= read -r v < \"$f\"; "
                     + "printf '%s=%s\\n' \"$f\" \"$v\"; done)",
             KeyValues::parse);
+    /** Where {@code roce_arp} keeps its sysctls unless told otherwise. */
+    public static final String ROCE_SYSCTL_FILE_PATH = "/etc/sysctl.d/90-rocectl-roce.conf";
+    /** {@link #ROCE_SYSCTL_FILE_PATH}: "present" and its content, or nothing when absent. */
+    public static final Fact<Optional<String>> ROCE_SYSCTL_FILE = new Fact<>("roce_sysctl_file",
+            "if [ -e " + ROCE_SYSCTL_FILE_PATH + " ]; then echo present; cat -- " + ROCE_SYSCTL_FILE_PATH + "; fi",
+            s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
     /** The file named by $1: "present" and its content, or nothing when absent. */
     public static final Fact<Optional<String>> FILE_ARG1 = new Fact<>("file1",
             "if [ -e \"$1\" ]; then echo present; cat -- \"$1\"; fi",

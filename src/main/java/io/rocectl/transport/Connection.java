@@ -17,6 +17,15 @@ public interface Connection extends AutoCloseable {
     ExecResult exec(Cmd cmd, Duration timeout)
             throws TransportException, CommandTimeoutException, InterruptedException;
 
+    /**
+     * How many commands this connection has started so far, or -1 when it does not count. A
+     * reader that remembers what it saw may reuse it only while this number has not moved: then
+     * nothing ran on the host through this connection in between.
+     */
+    default long commandsStarted() {
+        return -1;
+    }
+
     @Override
     void close();
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs commands on this machine (optionally inside a network namespace via {@code ip netns exec}).
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class LocalConnection implements Connection {
     private final String host;
     private final List<String> prefix;
+    private final AtomicLong started = new AtomicLong();
 
     public LocalConnection(String host) {
         this(host, List.of());
@@ -32,11 +34,15 @@ public final class LocalConnection implements Connection {
     public String host() { return host; }
 
     @Override
+    public long commandsStarted() { return started.get(); }
+
+    @Override
     public String user() { return System.getProperty("user.name"); }
 
     @Override
     public ExecResult exec(Cmd cmd, Duration timeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        started.incrementAndGet();
         List<String> argv = new ArrayList<>(prefix);
         if (cmd.become() && !"root".equals(user())) {
             argv.addAll(List.of("sudo", "-n", "--"));

@@ -28,7 +28,7 @@ import java.util.Map;
  * {@code flush} (default true).
  */
 public final class RoceArpModule implements Module {
-    public static final String DEFAULT_FILE = "/etc/sysctl.d/90-rocectl-roce.conf";
+    public static final String DEFAULT_FILE = Facts.ROCE_SYSCTL_FILE_PATH;
 
     @Override
     public String name() { return "roce_arp"; }
@@ -57,10 +57,13 @@ public final class RoceArpModule implements Module {
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         String file = ctx.str("sysctl_file", DEFAULT_FILE);
-        RoceHost h = RoceHost.gather(ctx, List.of(Facts.SYSCTL_NET, Facts.FILE_ARG1), file);
+        boolean usual = DEFAULT_FILE.equals(file);   // the usual file comes with every snapshot (RoceHost.SHARED)
+        RoceHost h = usual ? RoceHost.gather(ctx, List.of(Facts.SYSCTL_NET, Facts.ROCE_SYSCTL_FILE))
+                : RoceHost.gather(ctx, List.of(Facts.SYSCTL_NET, Facts.FILE_ARG1), file);
         List<String> nics = h.sel().nics().stream().map(RoceNic::name).toList();
         if (nics.isEmpty()) return ModuleResult.ok("no RoCE NICs selected" + RoceRoutingModule.notes(h.sel().notes()));
-        ArpPlan p = ArpPlanner.plan(new ArpPlanner.Input(nics, h.get(Facts.SYSCTL_NET), h.get(Facts.FILE_ARG1).orElse(""),
+        String current = h.get(usual ? Facts.ROCE_SYSCTL_FILE : Facts.FILE_ARG1).orElse("");
+        ArpPlan p = ArpPlanner.plan(new ArpPlanner.Input(nics, h.get(Facts.SYSCTL_NET), current,
                 optInt(ctx, "rp_filter", "roce_rp_filter"), optInt(ctx, "arp_accept", "roce_arp_accept"),
                 peerNics(ctx, nics.size())));
         Map<String, Object> data = new LinkedHashMap<>();

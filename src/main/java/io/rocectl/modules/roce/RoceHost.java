@@ -2,6 +2,7 @@ package io.rocectl.modules.roce;
 
 import io.rocectl.fact.Fact;
 import io.rocectl.fact.FactScript;
+import io.rocectl.fact.Facts;
 import io.rocectl.fact.NetSnapshot;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.TaskContext;
@@ -9,12 +10,15 @@ import io.rocectl.module.Values;
 import io.rocectl.op.NicSelection;
 import io.rocectl.op.NicSelector;
 import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
  * A host's network snapshot and RoCE NIC selection, gathered in one round trip. The gather runs
@@ -50,12 +54,13 @@ public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> s
     private static RoceHost gather(TaskContext ctx, boolean needNics, List<Fact<?>> extra, String... args)
             throws TransportException, CommandTimeoutException, InterruptedException {
         List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);
-        all.addAll(extra);
-        ExecResult r = ctx.connection().exec(FactScript.command(all, args), ctx.commandTimeout());
+        all.addAll(SHARED);
+        for (Fact<?> f : extra) if (!all.contains(f)) all.add(f);
+        String stdout = snapshotText(ctx, all, List.of(args));
         NetSnapshot snap;
-        Map<String, String> sections = FactScript.split(r.stdout());
+        Map<String, String> sections = FactScript.split(stdout);
         try {
-            snap = NetSnapshot.parse(r.stdout());
+            snap = NetSnapshot.parse(stdout);
         } catch (RuntimeException e) {
             throw new ModuleException("cannot read the network state: " + e.getMessage(), e);
         }
@@ -81,6 +86,45 @@ public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> s
                     : ""));
         }
         return new RoceHost(snap, sel, sections);
+    }
+
+    /**
+     * Facts every snapshot carries besides {@link NetSnapshot#FACTS}, so that the RoCE tasks that
+     * follow one another on a host (facts, routing, ARP, persist, verify) can share one gather.
+     */
+    static final List<Fact<?>> SHARED = List.of(Facts.SYSCTL_NET, Facts.ROCE_SYSCTL_FILE);
+
+    /** How long a remembered snapshot may be reused at most (a periodic job must see the host anew). */
+    static final long REUSE_NANOS = 60_000_000_000L;
+
+    /** What one connection's last gather printed, with its fact names, arguments and time. */
+    private record Memo(long started, long atNanos, List<String> facts, List<String> args, String stdout) {}
+
+    private static final Map<Connection, Memo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /**
+     * The gather's output: the one remembered for this connection when no command has started on
+     * the connection since it was taken (so nothing rocectl did can have changed the host), it
+     * covers the facts and arguments asked for, and it is recent; otherwise one new round trip.
+     */
+    private static String snapshotText(TaskContext ctx, List<Fact<?>> facts, List<String> args)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        Connection c = ctx.connection();
+        List<String> names = facts.stream().map(Fact::name).toList();
+        long before = c.commandsStarted();
+        Memo m = MEMO.get(c);
+        if (m != null && before >= 0 && m.started() == before && m.args().equals(args)
+                && m.facts().containsAll(names) && System.nanoTime() - m.atNanos() < REUSE_NANOS) {
+            return m.stdout();
+        }
+        ExecResult r = c.exec(FactScript.command(facts, args.toArray(String[]::new)), ctx.commandTimeout());
+        long after = c.commandsStarted();
+        if (before >= 0 && after == before + 1) {
+            MEMO.put(c, new Memo(after, System.nanoTime(), names, List.copyOf(args), r.stdout()));
+        } else {
+            MEMO.remove(c);
+        }
+        return r.stdout();
     }
 
     /**

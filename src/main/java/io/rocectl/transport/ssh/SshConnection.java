@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeoutException;
 
 /** One authenticated sshj session; each command runs in its own channel. */
@@ -37,6 +38,7 @@ final class SshConnection implements Connection {
     private final String host;
     private final String user;
     private final SSHClient client;
+    private final AtomicLong started = new AtomicLong();
 
     SshConnection(String host, String user, SSHClient client) {
         this.host = host;
@@ -46,6 +48,9 @@ final class SshConnection implements Connection {
 
     @Override
     public String host() { return host; }
+
+    @Override
+    public long commandsStarted() { return started.get(); }
 
     @Override
     public String user() { return user; }
@@ -62,6 +67,7 @@ final class SshConnection implements Connection {
      */
     private ExecResult exec(Cmd cmd, Duration timeout, boolean killOnTimeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        started.incrementAndGet();
         long t0 = System.nanoTime();
         String token = timeout == null ? null : RemoteKill.newToken();
         Session session;
