@@ -30,12 +30,12 @@ public final class Remediator {
         void fixing(int round, List<String> hosts, Set<String> tags);
     }
 
-    private final ProbeRunner runner;
+    private final Prober runner;
     private final Fixer fixer;
     private final int maxRounds;
     private final Progress progress;
 
-    public Remediator(ProbeRunner runner, Fixer fixer, int maxRounds, Progress progress) {
+    public Remediator(Prober runner, Fixer fixer, int maxRounds, Progress progress) {
         this.runner = runner;
         this.fixer = fixer;
         this.maxRounds = maxRounds;
@@ -48,7 +48,7 @@ public final class Remediator {
 
     /**
      * As {@link #run(List, Function)} over the pairs touching {@code focus} (null = all pairs;
-     * see {@link ProbeRunner#probe(List, java.util.Collection, Function)}); fixes run only on
+     * see {@link Prober#probe(List, java.util.Collection, Function)}); fixes run only on
      * focus hosts.
      */
     public Result run(List<String> hosts, Set<String> focus, Function<String, Map<String, Object>> vars)

@@ -12,6 +12,7 @@ import io.rocectl.probe.CheapProbeScript;
 import io.rocectl.probe.Diagnosis;
 import io.rocectl.probe.Fault;
 import io.rocectl.probe.PairSet;
+import io.rocectl.remediate.Fixer;
 import io.rocectl.remediate.ProbeRunner;
 import io.rocectl.remediate.Remediator;
 
@@ -24,8 +25,8 @@ import java.util.Set;
 
 /**
  * {@code roce_probe}: at the end of the fix playbook, probe every NIC pair of the play, re-run
- * the tasks tagged as the fix ({@code remediate_tags}, default {@code fix}) on the hosts the
- * diagnosis implicates, re-probe the failed pairs, up to {@code max_rounds}; fails when pairs
+ * the tasks tagged as the fix ({@code remediate_tags}, default {@code fix}) and those tagged with
+ * the causes' tags ({@link Fixer#scope}) on the hosts the diagnosis implicates, re-probe the failed pairs, up to {@code max_rounds}; fails when pairs
  * stay broken, naming the faults. Runs once on the control node for the whole play.
  * Arguments: {@code pairs} (rail|all|subnet|intra, default all), {@code remediate_tags},
  * {@code max_rounds} (default 2), {@code retries} (probe retries, default 2).
@@ -56,7 +57,7 @@ public final class RoceProbeModule implements ControllerModule {
         } catch (IllegalArgumentException e) {
             throw new ModuleException("pairs must be rail, all, subnet or intra, not '" + a.get("pairs") + "'");
         }
-        List<String> tagList = a.get("remediate_tags") == null ? List.of("fix") : Values.toStringList(a.get("remediate_tags"));
+        List<String> tagList = a.get("remediate_tags") == null ? List.of(Fixer.FIX_TAG) : Values.toStringList(a.get("remediate_tags"));
         int rounds = Values.toInt(a.get("max_rounds"), 2, "max_rounds");
         int retries = Values.toInt(a.get("retries"), 2, "retries");
         if (c.check()) rounds = 0; // check mode: probe and report, change nothing
@@ -67,7 +68,7 @@ public final class RoceProbeModule implements ControllerModule {
             @Override public void probed(String what, ProbeRunner.Outcome o) { }
             @Override public void fixing(int round, List<String> hosts, Set<String> tags) { }
         };
-        Remediator.Result res = new Remediator(runner, (hosts, tags) -> c.rerun(fixTags, hosts), rounds, quiet)
+        Remediator.Result res = new Remediator(runner, (hosts, tags) -> c.rerun(Fixer.scope(fixTags, tags), hosts), rounds, quiet)
                 .run(c.hosts(), c::vars);
         Diagnosis first = res.first().diagnosis();
         Diagnosis last = res.last().diagnosis();
