@@ -14,6 +14,7 @@ import io.rocectl.probe.Fault;
 import io.rocectl.probe.PairSet;
 import io.rocectl.remediate.Fixer;
 import io.rocectl.remediate.ProbeRunner;
+import io.rocectl.remediate.Prober;
 import io.rocectl.remediate.Remediator;
 
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code roce_probe}: at the end of the fix playbook, probe every NIC pair of the play, re-run
@@ -50,6 +52,11 @@ public final class RoceProbeModule implements ControllerModule {
 
     @Override
     public ModuleResult runOnController(Controller c) throws InterruptedException {
+        return runOnController(c, settings -> new ProbeRunner(c.pool(), settings));
+    }
+
+    /** As {@link #runOnController(Controller)} with the probes made by {@code probers} (tests: a fake). */
+    ModuleResult runOnController(Controller c, Function<ProbeRunner.Settings, Prober> probers) throws InterruptedException {
         Map<String, Object> a = c.args();
         PairSet ps;
         try {
@@ -61,7 +68,7 @@ public final class RoceProbeModule implements ControllerModule {
         int rounds = Values.toInt(a.get("max_rounds"), 2, "max_rounds");
         int retries = Values.toInt(a.get("retries"), 2, "retries");
         if (c.check()) rounds = 0; // check mode: probe and report, change nothing
-        ProbeRunner runner = new ProbeRunner(c.pool(), new ProbeRunner.Settings(ps,
+        Prober runner = probers.apply(new ProbeRunner.Settings(ps,
                 CheapProbeScript.Options.defaults().withRetries(retries), c.forks(), c.commandTimeout(), io.rocectl.probe.HeavyProbe.BASE_PORT));
         Set<String> fixTags = new LinkedHashSet<>(tagList);
         Remediator.Progress quiet = new Remediator.Progress() {
