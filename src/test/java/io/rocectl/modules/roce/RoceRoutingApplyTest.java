@@ -38,10 +38,10 @@ class RoceRoutingApplyTest {
         FakeHost h = new FakeHost("gpu01", "root");
         h.on(c -> c.script().contains("@@rocectl-section@@") || String.join(" ", c.argv()).contains("rocectl-section"),
                 c -> FakeHost.ok(gather(state[0])));
-        h.on(c -> c.script().contains("(set -C; cat >"),
-                c -> FakeHost.ok("4242 /run/rocectl/rollback-net1/rollback." + c.scriptArgs().get(1) + "\n"));
-        h.on(c -> c.script().contains("is not the marker of token"), c -> FakeHost.ok("disarmed\n"));
-        h.on(c -> c.script().contains("/tmp/rocectl/rollback-net$n"), c -> FakeHost.ok(""));
+        h.on(c -> timer(c, "arm"),
+                c -> FakeHost.ok("4242 /run/rocectl/rollback-net1/rollback." + c.scriptArgs().get(2) + "\n"));
+        h.on(c -> timer(c, "disarm"), c -> FakeHost.ok("disarmed\n"));
+        h.on(c -> timer(c, "older"), c -> FakeHost.ok(""));
         h.on(c -> c.is("ip", "-batch", "-"), c -> {
             if (batchFails) return FakeHost.exit(2, "RTNETLINK answers: File exists");
             state[0] = "8nic-right";
@@ -50,6 +50,11 @@ class RoceRoutingApplyTest {
         h.on(c -> c.is("ip", "-force", "-batch", "-"), c -> FakeHost.ok(""));
         h.on(c -> c.script().contains("mktemp"), c -> FakeHost.ok(""));
         return h;
+    }
+
+    /** A call of the rollback timers' script with {@code action}. */
+    static boolean timer(Call c, String action) {
+        return c.script().contains("rocectl-rollback") && !c.scriptArgs().isEmpty() && c.scriptArgs().get(0).equals(action);
     }
 
     static String gather(String dir) {
@@ -81,13 +86,13 @@ class RoceRoutingApplyTest {
         List<Call> batch = h.calls(c -> c.is("ip", "-batch", "-"));
         assertEquals(1, batch.size(), "one ip -batch");
         assertEquals(expected, List.of(batch.get(0).stdin().strip().split("\n")));
-        List<Call> arm = h.calls(c -> c.script().contains("(set -C; cat >"));
+        List<Call> arm = h.calls(c -> timer(c, "arm"));
         assertEquals(1, arm.size());
         assertFalse(arm.get(0).stdin().isBlank(), "the undo goes to the rollback");
-        String token = arm.get(0).scriptArgs().get(1);
-        List<Call> disarm = h.calls(c -> c.script().contains("is not the marker of token"));
+        String token = arm.get(0).scriptArgs().get(2);
+        List<Call> disarm = h.calls(c -> timer(c, "disarm"));
         assertEquals(1, disarm.size());
-        assertEquals(token, disarm.get(0).scriptArgs().get(0), "the disarm names the armed token");
+        assertEquals(token, disarm.get(0).scriptArgs().get(1), "the disarm names the armed token");
         assertEquals(1, reconnected[0], "the change is confirmed over a new connection");
         List<Call> all = h.calls();
         assertTrue(all.indexOf(arm.get(0)) < all.indexOf(batch.get(0)), "armed before the change");
@@ -100,7 +105,7 @@ class RoceRoutingApplyTest {
         FakeHost again = host(state, false);
         ModuleResult r2 = new RoceRoutingModule().run(ctx(again, false, reconnects(reconnected)));
         assertFalse(r2.changed() || r2.failed(), r2.msg());
-        assertTrue(again.calls(c -> c.is("ip", "-batch", "-") || c.script().contains("(set -C; cat >")).isEmpty());
+        assertTrue(again.calls(c -> c.is("ip", "-batch", "-") || timer(c, "arm")).isEmpty());
     }
 
     @Test
@@ -110,11 +115,11 @@ class RoceRoutingApplyTest {
         assertTrue(r.changed() && !r.failed(), r.msg());
         assertTrue(r.msg().startsWith("would apply"), r.msg());
         for (Call c : h.calls()) {
-            assertTrue(c.script().contains("rocectl-section") || c.script().contains("/tmp/rocectl/rollback-net$n")
+            assertTrue(c.script().contains("rocectl-section") || timer(c, "older")
                     || String.join(" ", c.argv()).contains("rocectl-section"), "check mode only reads: " + c.argv());
         }
-        Call older = h.calls(c -> c.script().contains("/tmp/rocectl/rollback-net$n")).get(0);
-        assertEquals(List.of("list"), older.scriptArgs(), "check mode only lists older timers");
+        Call older = h.calls(c -> timer(c, "older")).get(0);
+        assertEquals(List.of("older", "list"), older.scriptArgs(), "check mode only lists older timers");
     }
 
     @Test
@@ -127,7 +132,7 @@ class RoceRoutingApplyTest {
         assertTrue(r.failed(), r.msg());
         assertTrue(r.msg().contains("rolled back on the host within 30 s"), r.msg());
         assertEquals(true, r.data().get("rolled_back"));
-        assertTrue(h.calls(c -> c.script().contains("is not the marker of token")).isEmpty(), "never disarmed");
+        assertTrue(h.calls(c -> timer(c, "disarm")).isEmpty(), "never disarmed");
         assertTrue(h.calls(c -> c.script().contains("mktemp")).isEmpty(), "table names not written");
     }
 
@@ -139,8 +144,8 @@ class RoceRoutingApplyTest {
         assertTrue(r.msg().startsWith("ip -batch failed, previous rules and routes restored: RTNETLINK"), r.msg());
         List<Call> undo = h.calls(c -> c.is("ip", "-force", "-batch", "-"));
         assertEquals(1, undo.size());
-        String armedUndo = h.calls(c -> c.script().contains("(set -C; cat >")).get(0).stdin();
+        String armedUndo = h.calls(c -> timer(c, "arm")).get(0).stdin();
         assertEquals(armedUndo.strip(), undo.get(0).stdin().strip(), "the undo run is the one the rollback holds");
-        assertEquals(1, h.calls(c -> c.script().contains("is not the marker of token")).size());
+        assertEquals(1, h.calls(c -> timer(c, "disarm")).size());
     }
 }
