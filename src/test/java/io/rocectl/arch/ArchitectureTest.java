@@ -50,7 +50,7 @@ class ArchitectureTest {
             Map.entry("template", Set.of()),
             Map.entry("event", Set.of("hostset")),
             Map.entry("fact", Set.of("error", "transport", "yaml")),
-            Map.entry("op", Set.of("fact")),
+            Map.entry("op", Set.of("fact", "hostset")),
             Map.entry("nic", Set.of("fact", "module", "op", "transport")),
             Map.entry("inventory", Set.of("error", "hostset", "yaml")),
             Map.entry("module", Set.of("transport")),
