@@ -5,9 +5,10 @@ set -eu
 cd "$(dirname "$0")/.."
 hosts=${1:-1024}
 nics=${2:-8}
-mvn -q -B -o -Dstyle.color=never compile
+# GraphBench lives in the test sources (not shipped in the jar)
+mvn -q -B -o -Dstyle.color=never test-compile
 mvn -q -B -o -Dstyle.color=never dependency:build-classpath -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=runtime
-cp=target/classes:$(cat target/bench.classpath)
+cp=target/test-classes:target/classes:$(cat target/bench.classpath)
 for spec in rail:512m all:1g subnet:1g intra:512m; do
   set_=${spec%%:*}
   heap=${spec#*:}

@@ -1,11 +1,7 @@
 package io.rocectl.cli;
 
-import io.rocectl.event.ConsoleReporter;
-import io.rocectl.event.Recap;
-import io.rocectl.exec.Cancel;
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.PlaybookRunner;
-import io.rocectl.exec.RunOptions;
+import io.rocectl.hostset.NodeSet;
 import io.rocectl.lab.Cidr;
 import io.rocectl.lab.Faults;
 import io.rocectl.lab.Lab;
@@ -14,7 +10,9 @@ import io.rocectl.lab.LabState;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.playbook.Playbook;
 import io.rocectl.playbook.PlaybookLoader;
+import io.rocectl.remediate.Fixer;
 import io.rocectl.remediate.ProbeRunner;
+import io.rocectl.remediate.Remediator;
 import io.rocectl.report.ProbeReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,17 +20,22 @@ import picocli.CommandLine.Option;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
  * {@code rocectl demo}: the whole problem and the whole fix on this machine: a lab cluster with
- * every NIC in one subnet, the broken matrix, the fix playbook, the clean matrix.
+ * every NIC in one subnet, the broken matrix, the fix playbook on the implicated hosts (the
+ * remediation loop of {@code remediate}), the clean matrix.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Bring up a lab (needs root), show the broken NIC-pair matrix, apply the fix, show it clean.")
 public final class DemoCommand implements Callable<Integer> {
+    /** Fix rounds at most, as {@code remediate}'s default. */
+    static final int FIX_ROUNDS = 3;
+
     @Option(names = "--hosts", defaultValue = "8", description = "Lab hosts (default ${DEFAULT-VALUE}).")
     int hosts;
 
@@ -89,25 +92,37 @@ public final class DemoCommand implements Callable<Integer> {
                         .withProgress(ProgressLine.forConsole(false));
                 System.out.println();
                 System.out.println("== 2. probe before the fix (" + pairs + " pairs)");
-                t = System.nanoTime();
-                ProbeRunner.Outcome before = runner.probe(hostList, fleet::varsFor);
-                times.put("probe (broken)", secs(t));
-                ProbeCommand.print(before, ProbeCommand.report(before), 0);
-                System.out.println();
-                System.out.println("== 3. the fix: rocectl run " + playbook + " -i " + lab.inventory());
-                t = System.nanoTime();
-                RunOptions opts = new RunOptions(conn.forks, false, false, null, Set.of(), Set.of("probe"), Map.of(),
-                        null, fleet.commandTimeout(), null);
-                Recap recap = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts,
-                        new ConsoleReporter(System.out, 0, OutputOptions.color(), false, false), new Cancel()).run(pb, pool);
-                times.put("fix playbook", secs(t));
-                System.out.println();
-                System.out.println("== 4. probe after the fix");
-                t = System.nanoTime();
-                ProbeRunner.Outcome after = runner.probe(hostList, fleet::varsFor);
-                times.put("probe (fixed)", secs(t));
+                // the remediation loop of remediate and roce_probe: probe, fix the implicated hosts, re-probe
+                PlaybookFixer playbookFixer = new PlaybookFixer(fleet, pb, pool, System.out, OutputOptions.color());
+                long[] mark = {System.nanoTime()};
+                Fixer fixer = (targets, tags) -> {
+                    List<String> bad = playbookFixer.fix(targets, tags);
+                    times.merge("fix playbook", secs(mark[0]), Double::sum);
+                    System.out.println();
+                    System.out.println("== 4. probe after the fix (the failed pairs again)");
+                    mark[0] = System.nanoTime();
+                    return bad;
+                };
+                Remediator.Progress shown = new Remediator.Progress() {
+                    @Override
+                    public void probed(String what, ProbeRunner.Outcome o) {
+                        times.merge(what.startsWith("initial") ? "probe (broken)" : "probe (fixed)", secs(mark[0]), Double::sum);
+                        ProbeCommand.print(o, ProbeCommand.report(o), 0);
+                    }
+
+                    @Override
+                    public void fixing(int round, List<String> targets, Set<String> tags) {
+                        System.out.println();
+                        System.out.println("== 3. the fix, round " + round + ": rocectl run " + playbook + " -i "
+                                + lab.inventory() + " --limit " + NodeSet.fold(targets) + " --tags "
+                                + String.join(",", Fixer.scope(Set.of(Fixer.FIX_TAG), tags)) + " --skip-tags probe");
+                        mark[0] = System.nanoTime();
+                    }
+                };
+                Remediator.Result res = new Remediator(runner, fixer, FIX_ROUNDS, shown).run(hostList, fleet::varsFor);
+                ProbeRunner.Outcome before = res.first();
+                ProbeRunner.Outcome after = res.last();
                 ProbeReport r = ProbeCommand.report(after);
-                ProbeCommand.print(after, r, 0);
                 boolean faultsFound = true;
                 if (faults) {
                     faultsFound = lossyLink(lab, pool, hostList, fleet, conn.forks, times)
@@ -118,13 +133,13 @@ public final class DemoCommand implements Callable<Integer> {
                 times.forEach((k, v) -> System.out.printf("  %-16s %6.1f s%n", k, v));
                 System.out.printf("  pairs ok: %d/%d before, %d/%d after; hosts changed by the fix: %d%n",
                         before.diagnosis().pairsOk(), before.diagnosis().pairsTotal(), after.diagnosis().pairsOk(),
-                        after.diagnosis().pairsTotal(), recap.stats().values().stream().filter(s -> s.changed() > 0).count());
+                        after.diagnosis().pairsTotal(), playbookFixer.changed().size());
                 if (keep) {
                     System.out.println("the lab stays up: try 'rocectl lab break rule-del --name " + name + " --host gpu02'"
                             + " then 'rocectl remediate -i " + lab.inventory() + "'; remove it with 'rocectl lab down --name "
                             + name + "'");
                 }
-                return r.exitCode() == 0 && recap.failedHosts().isEmpty() && faultsFound ? ExitCodes.OK : ExitCodes.FAILED;
+                return r.exitCode() == 0 && res.rounds().stream().allMatch(x -> x.fixFailedOn().isEmpty()) && faultsFound ? ExitCodes.OK : ExitCodes.FAILED;
             }
         } finally {
             if (!keep) {

@@ -1,22 +1,16 @@
 package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
-import io.rocectl.event.ConsoleReporter;
-import io.rocectl.event.Recap;
-import io.rocectl.event.RunListener;
-import io.rocectl.exec.Cancel;
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.PlaybookRunner;
-import io.rocectl.exec.RunOptions;
 import io.rocectl.hostset.NodeSet;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.playbook.Playbook;
 import io.rocectl.playbook.PlaybookLoader;
-import io.rocectl.remediate.Fixer;
 import io.rocectl.remediate.ProbeRunner;
 import io.rocectl.remediate.Remediator;
 import io.rocectl.remediate.RunLock;
 import io.rocectl.report.ProbeReport;
+import io.rocectl.report.RemediationReport;
 import io.rocectl.report.ReportJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -103,7 +97,7 @@ public final class RemediateCommand implements Callable<Integer> {
         try (RunLock l = held; ConnectionPool pool = fleet.pool()) {
             PrintStream log = quiet || json ? null : System.out;
             Remediator.Result res = new Remediator(new ProbeRunner(pool, settings).withProgress(ProgressLine.forConsole(json || quiet)),
-                    fixer(fleet, pb, pool, log), maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
+                    new PlaybookFixer(fleet, pb, pool, log, false), maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
             long nanos = System.nanoTime() - t0;
@@ -140,38 +134,15 @@ public final class RemediateCommand implements Callable<Integer> {
     }
 
     /** What the loop did, for the JSON report: the first probe, each round, the whole run's time. */
-    static Map<String, Object> remediation(Remediator.Result res, long nanos) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
+    static RemediationReport remediation(Remediator.Result res, long nanos) {
         var first = res.first().diagnosis();
-        m.put("initial", Map.of("pairs_total", first.pairsTotal(), "pairs_ok", first.pairsOk(),
-                "pairs_failed", first.pairsFailed()));
-        List<Map<String, Object>> rounds = new ArrayList<>();
+        List<RemediationReport.Round> rounds = new ArrayList<>();
         for (Remediator.Round rd : res.rounds()) {
-            Map<String, Object> x = new java.util.LinkedHashMap<>();
-            x.put("round", rd.index());
-            x.put("pairs_failed_before", rd.failedBefore());
-            x.put("fixable_pairs_before", rd.fixableBefore());
-            x.put("hosts", rd.hostsFixed());
-            x.put("causes", List.copyOf(rd.tags()));
-            x.put("fix_failed_on", rd.fixFailedOn());
-            x.put("pairs_failed_after", rd.failedAfter());
-            rounds.add(x);
+            rounds.add(new RemediationReport.Round(rd.index(), rd.failedBefore(), rd.fixableBefore(), rd.hostsFixed(),
+                    List.copyOf(rd.tags()), rd.fixFailedOn(), rd.failedAfter()));
         }
-        m.put("rounds", rounds);
-        m.put("duration_ms", nanos / 1_000_000);
-        return m;
-    }
-
-    private Fixer fixer(Fleet fleet, Playbook pb, ConnectionPool pool, PrintStream log) {
-        return (targets, tags) -> {
-            RunOptions opts = new RunOptions(fleet.forks(), false, false, String.join(",", targets), Set.of(),
-                    Set.of("probe"), Map.of(), null, fleet.commandTimeout(), null);
-            RunListener l = log == null ? new RunListener() { } : new ConsoleReporter(log, 0, false, false, false);
-            Recap recap = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts, l, new Cancel()).run(pb, pool);
-            List<String> bad = new ArrayList<>(recap.failedHosts());
-            bad.addAll(recap.unreachableHosts());
-            return bad;
-        };
+        return new RemediationReport(new RemediationReport.Initial(first.pairsTotal(), first.pairsOk(), first.pairsFailed()),
+                rounds, nanos / 1_000_000);
     }
 
     private static Remediator.Progress progress(PrintStream log) {

@@ -1,5 +1,7 @@
 package io.rocectl.fact;
 
+import io.rocectl.transport.ShellResource;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,19 +16,7 @@ import java.util.Set;
  */
 public final class RdmaSysfs {
     /** Prints "net DEV NETDEV", "port DEV P LINKLAYER STATE", "gid DEV P IDX GID NDEV TYPE" lines. */
-    public static final String SHELL = String.join("\n",
-            "for d in /sys/class/infiniband/*; do [ -d \"$d\" ] || continue; dev=${d##*/}",
-            " for n in \"$d\"/device/net/*; do [ -e \"$n\" ] && echo \"net $dev ${n##*/}\"; done",
-            " for p in \"$d\"/ports/*; do [ -d \"$p\" ] || continue; port=${p##*/}",
-            "  ll=; st=; IFS= read -r ll 2>/dev/null < \"$p/link_layer\"; IFS= read -r st 2>/dev/null < \"$p/state\"",
-            "  echo \"port $dev $port ${ll:--} $st\"",
-            "  for g in \"$p\"/gids/*; do [ -e \"$g\" ] || continue; i=${g##*/}; gid=; IFS= read -r gid 2>/dev/null < \"$g\"",
-            "   case $gid in ''|0000:0000:0000:0000:0000:0000:0000:0000|fe80:0000:0000:0000:0000:0000:0000:0000) continue;; esac",
-            "   t=; nd=; IFS= read -r t 2>/dev/null < \"$p/gid_attrs/types/$i\"; IFS= read -r nd 2>/dev/null < \"$p/gid_attrs/ndevs/$i\"",
-            "   echo \"gid $dev $port $i $gid ${nd:--} ${t:-unknown}\"",
-            "  done",
-            " done",
-            "done");
+    public static final String SHELL = ShellResource.text(RdmaSysfs.class, "rdma-sysfs.sh");
 
     private RdmaSysfs() {}
 

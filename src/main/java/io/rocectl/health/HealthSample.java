@@ -1,6 +1,7 @@
 package io.rocectl.health;
 
 import io.rocectl.transport.Cmd;
+import io.rocectl.transport.ShellResource;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,23 +26,11 @@ public record HealthSample(String host, long epoch, List<Port> ports) {
         }
     }
 
+    private static final String SCRIPT = ShellResource.text(HealthSample.class, "health-sample.sh");
+
     /** The constant script (no inventory value reaches it). */
     public static Cmd command() {
-        return Cmd.script(String.join("\n",
-                "exec 2>/dev/null; export LC_ALL=C",
-                "echo \"epoch $(date +%s)\"",
-                "for p in /sys/class/infiniband/*/ports/*; do",
-                "  [ -d \"$p\" ] || continue",
-                "  d=${p%/ports/*}; d=${d##*/}",
-                "  echo \"port $d ${p##*/}\"",
-                "  for f in state phys_state rate; do [ -r \"$p/$f\" ] && echo \"$f $(cat \"$p/$f\")\"; done",
-                "  for n in /sys/class/infiniband/$d/device/net/*; do [ -e \"$n\" ] && echo \"netdev ${n##*/}\"; done",
-                "  for c in \"$p\"/counters/* \"$p\"/hw_counters/*; do",
-                "    [ -f \"$c\" ] || continue; v=$(cat \"$c\") || continue",
-                "    g=${c%/*}; echo \"counter ${g##*/}/${c##*/} $v\"",
-                "  done",
-                "done",
-                "true"));
+        return Cmd.script(SCRIPT);
     }
 
     /** Parses the script's output; lines it does not know are ignored, non-numeric counters skipped. */

@@ -3,6 +3,7 @@ package io.rocectl.module;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.ShellResource;
 import io.rocectl.transport.TransportException;
 
 import java.util.Optional;
@@ -64,13 +65,7 @@ public final class RemoteFile {
     }
 
     /** $1 path, $2 mode (file) or target (link), $3 file|link; content on stdin. Prints the temp's path. */
-    private static final String STAGE = String.join("\n",
-            "set -e",
-            "if [ -d \"$1\" ] && [ ! -L \"$1\" ]; then echo \"$1 is a directory\" >&2; exit 1; fi",
-            "mkdir -p -- \"$(dirname -- \"$1\")\"",
-            "t=$(mktemp \"$1.rocectl.XXXXXX\")",
-            "if [ \"$3\" = link ]; then rm -f -- \"$t\"; ln -s -- \"$2\" \"$t\"; else cat > \"$t\"; chmod \"$2\" \"$t\"; fi",
-            "echo \"$t\"");
+    private static final String STAGE = ShellResource.text(RemoteFile.class, "remote-file-stage.sh");
 
     /**
      * Triples {@code put PATH TEMP} / {@code del PATH -}. Each existing PATH is first kept under a
@@ -78,35 +73,7 @@ public final class RemoteFile {
      * renamed over it (put) or PATH renamed away (del). On the first failure every step done is
      * undone from the backups and the temps are removed (exit 1); on success the backups go.
      */
-    private static final String COMMIT = String.join("\n",
-            "tab=$(printf '\\t'); nl='",
-            "'; done_=; temps=; fail=",
-            "i=0",
-            "while [ $# -ge 3 ]; do",
-            "  k=$1; p=$2; t=$3; shift 3; i=$((i + 1)); b=",
-            "  [ \"$t\" = - ] || temps=\"$temps$t$nl\"",
-            "  [ -z \"$fail\" ] || continue",
-            "  if [ -e \"$p\" ] || [ -L \"$p\" ]; then",
-            "    b=\"$p.rocectl-old.$$.$i\"",
-            "    if [ \"$k\" = del ]; then mv -f -- \"$p\" \"$b\" || { fail=\"cannot remove $p\"; continue; }",
-            "    else ln -P -- \"$p\" \"$b\" 2>/dev/null || cp -pP -- \"$p\" \"$b\" || { fail=\"cannot keep a copy of $p\"; continue; }",
-            "    fi",
-            "  fi",
-            "  if [ \"$k\" = put ]; then",
-            "    if [ -L \"$p\" ] && [ -d \"$p\" ]; then rm -f -- \"$p\"; fi",
-            "    if ! mv -f -- \"$t\" \"$p\"; then [ -z \"$b\" ] || rm -f -- \"$b\"; fail=\"cannot replace $p\"; continue; fi",
-            "  fi",
-            "  done_=\"$done_$k$tab$p$tab$b$nl\"",
-            "done",
-            "if [ -n \"$fail\" ]; then",
-            "  printf '%s' \"$done_\" | while IFS=\"$tab\" read -r k p b; do",
-            "    if [ -n \"$b\" ]; then mv -f -- \"$b\" \"$p\"; elif [ \"$k\" = put ]; then rm -f -- \"$p\"; fi",
-            "  done",
-            "  printf '%s' \"$temps\" | while IFS= read -r t; do rm -f -- \"$t\"; done",
-            "  echo \"$fail: every file is back as it was\" >&2",
-            "  exit 1",
-            "fi",
-            "printf '%s' \"$done_\" | while IFS=\"$tab\" read -r k p b; do [ -z \"$b\" ] || rm -f -- \"$b\"; done");
+    private static final String COMMIT = ShellResource.text(RemoteFile.class, "remote-file-commit.sh");
 
     /**
      * Applies several file changes as one: every new file and link is first written to a temp

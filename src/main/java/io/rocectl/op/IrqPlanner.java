@@ -1,5 +1,7 @@
 package io.rocectl.op;
 
+import io.rocectl.hostset.NaturalOrder;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

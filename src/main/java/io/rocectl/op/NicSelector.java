@@ -5,6 +5,7 @@ import io.rocectl.fact.Inet4;
 import io.rocectl.fact.Ipv4;
 import io.rocectl.fact.NetSnapshot;
 import io.rocectl.fact.RdmaPort;
+import io.rocectl.hostset.NaturalOrder;
 
 import java.util.ArrayList;
 import java.util.List;

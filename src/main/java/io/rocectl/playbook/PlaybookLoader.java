@@ -39,6 +39,10 @@ public final class PlaybookLoader {
     private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
             "import_tasks", "include_role", "import_role", "delegate_to", "local_action", "environment");
 
+    /** Why {@code remote_user} is refused (play or task): one SSH user per host, from the inventory. */
+    static final String REMOTE_USER = "'remote_user' is not supported by rocectl: the SSH user comes from the "
+            + "inventory (ansible_user) or -u/--user";
+
     private final ModuleRegistry modules;
 
     public PlaybookLoader(ModuleRegistry modules) {
@@ -56,6 +60,18 @@ public final class PlaybookLoader {
         for (YamlNode n : seq.getValue()) plays.add(play(src, n, file.toAbsolutePath().getParent()));
         if (plays.isEmpty()) throw new InputError(display, 1, 1, "the playbook has no plays");
         return new Playbook(file, List.copyOf(plays));
+    }
+
+    /**
+     * {@code become_user}: become is {@code sudo -n} to root, so only {@code root} (what it does
+     * anyway) is accepted; any other user is refused here rather than ignored.
+     */
+    private static void becomeUser(YamlSource src, YamlNode v) {
+        String u = str(src, v, "become_user");
+        if (!"root".equals(u)) {
+            throw src.error(v, "become_user '" + u + "' is not supported by rocectl: become runs commands as root "
+                    + "(sudo -n); only become_user: root is accepted");
+        }
     }
 
     private Play play(YamlSource src, YamlNode node, Path dir) {
@@ -109,7 +125,8 @@ public final class PlaybookLoader {
                 case "post_tasks" -> post.add(v);
                 case "handlers" -> handlersNode = v;
                 case "no_log" -> noLog = bool(src, v, key);
-                default -> { /* remote_user, become_user: accepted, resolved from inventory/options */ }
+                case "become_user" -> becomeUser(src, v);
+                default -> throw src.error(t.getKeyNode(), REMOTE_USER);
             }
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
@@ -187,6 +204,7 @@ public final class PlaybookLoader {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
             YamlNode v = t.getValueNode();
             if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
+            if (key.equals("remote_user")) throw src.error(t.getKeyNode(), REMOTE_USER);
             if (!TASK_KEYS.contains(key)) {
                 if (modules.find(key) == null) {
                     Collection<String> known = new TreeSet<>(modules.all().keySet());
@@ -252,7 +270,7 @@ public final class PlaybookLoader {
                 case "args" -> argsNode = v;
                 case "listen" -> listen = stringList(src, v, key);
                 case "no_log" -> noLog = bool(src, v, key);
-                default -> { /* become_user: accepted */ }
+                default -> becomeUser(src, v);
             }
         }
         Mark mark = src.mark(node);

@@ -2,8 +2,7 @@ package io.rocectl.remediate;
 
 import io.rocectl.exec.ConnectionPool;
 import io.rocectl.module.ModuleException;
-import io.rocectl.module.TaskContext;
-import io.rocectl.modules.roce.RoceHost;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.RoceNic;
 import io.rocectl.probe.NicEndpoint;
 import io.rocectl.transport.CommandTimeoutException;
@@ -22,8 +21,8 @@ import java.util.function.Function;
 
 /**
  * The RoCE NIC endpoints of every host, read over SSH in one round trip per host with the same
- * NIC selection as the RoCE modules ({@code roce_nics}, {@code roce_subnet}; never the
- * management NIC).
+ * NIC selection as the RoCE modules ({@link HostNics}: {@code roce_nics}, {@code roce_subnet}
+ * from the host's variables; never the management NIC).
  */
 public final class Endpoints {
     /** Endpoints per reachable host, and why the others could not be read. */
@@ -76,8 +75,7 @@ public final class Endpoints {
     private static Object one(String host, Map<String, Object> vars, ConnectionPool pool, Duration timeout)
             throws InterruptedException {
         try {
-            TaskContext ctx = new TaskContext(host, pool.get(host), Map.of(), vars, false, false, false, timeout, null);
-            RoceHost h = RoceHost.gather(ctx);
+            HostNics h = HostNics.read(pool.get(host), timeout, vars::get, vars, true, List.of());
             List<NicEndpoint> out = new ArrayList<>();
             for (RoceNic n : h.sel().nics()) {
                 out.add(new NicEndpoint(host, n.name(), n.ip(), n.prefix(), n.mac(),

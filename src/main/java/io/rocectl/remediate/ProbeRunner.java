@@ -34,7 +34,7 @@ import java.util.function.Function;
  * Heavy RDMA probes are scheduled (rounds reported) and reported "not available" where the
  * tools are missing.
  */
-public final class ProbeRunner {
+public final class ProbeRunner implements Prober {
     /** How to probe. */
     public record Settings(PairSet pairs, CheapProbeScript.Options options, int forks, Duration timeout,
                            int basePort, HeavyProbe.Tool heavy) {

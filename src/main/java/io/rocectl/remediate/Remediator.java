@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * probe -> fix the implicated hosts -> re-probe the failed pairs -> repeat, until nothing
@@ -30,12 +31,12 @@ public final class Remediator {
         void fixing(int round, List<String> hosts, Set<String> tags);
     }
 
-    private final ProbeRunner runner;
+    private final Prober runner;
     private final Fixer fixer;
     private final int maxRounds;
     private final Progress progress;
 
-    public Remediator(ProbeRunner runner, Fixer fixer, int maxRounds, Progress progress) {
+    public Remediator(Prober runner, Fixer fixer, int maxRounds, Progress progress) {
         this.runner = runner;
         this.fixer = fixer;
         this.maxRounds = maxRounds;
@@ -48,7 +49,7 @@ public final class Remediator {
 
     /**
      * As {@link #run(List, Function)} over the pairs touching {@code focus} (null = all pairs;
-     * see {@link ProbeRunner#probe(List, java.util.Collection, Function)}); fixes run only on
+     * see {@link Prober#probe(List, java.util.Collection, Function)}); fixes run only on
      * focus hosts.
      */
     public Result run(List<String> hosts, Set<String> focus, Function<String, Map<String, Object>> vars)
@@ -61,9 +62,8 @@ public final class Remediator {
         for (int r = 1; r <= maxRounds; r++) {
             Set<String> implicated = new LinkedHashSet<>();
             Set<String> tags = new LinkedHashSet<>();
-            long fixable = implicated(cur, implicated, tags);
-            implicated.removeAll(hopeless);
-            if (focus != null) implicated.retainAll(focus);
+            // the tags come from the faults of the hosts fixed this round only
+            long fixable = implicated(cur, implicated, tags, h -> !hopeless.contains(h) && (focus == null || focus.contains(h)));
             if (implicated.isEmpty()) break;
             List<String> targets = new ArrayList<>(implicated);
             progress.fixing(r, targets, tags);
@@ -85,13 +85,24 @@ public final class Remediator {
      * @return the number of failed pairs with a fixable cause
      */
     public static long implicated(ProbeRunner.Outcome o, Set<String> hosts, Set<String> tags) {
+        return implicated(o, hosts, tags, h -> true);
+    }
+
+    /**
+     * As {@link #implicated(ProbeRunner.Outcome, Set, Set)} over the hosts {@code fixable} accepts:
+     * a fault adds its tag only when one of its hosts is accepted.
+     */
+    static long implicated(ProbeRunner.Outcome o, Set<String> hosts, Set<String> tags, Predicate<String> fixable) {
         long n = 0;
         for (Failure f : o.diagnosis().failures()) if (f.cause().fixable()) n++;
         for (Fault f : o.diagnosis().faults()) {
             if (!f.cause().fixable()) continue;
+            List<String> on = new ArrayList<>(List.of(f.host()));
+            if (f.scope() == Fault.Scope.PAIR && f.peer() != null) on.add(f.peer().split(":", 2)[0]);
+            on.removeIf(fixable.negate());
+            if (on.isEmpty()) continue;
             if (f.cause().tag() != null) tags.add(f.cause().tag());
-            hosts.add(f.host());
-            if (f.scope() == Fault.Scope.PAIR && f.peer() != null) hosts.add(f.peer().split(":", 2)[0]);
+            hosts.addAll(on);
         }
         return n;
     }

@@ -21,16 +21,7 @@ public final class RemoteKill {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** $1 the token: up to 5 rounds of look (/proc/PID/environ) and SIGKILL; prints the PIDs killed. */
-    private static final String KILL = String.join("\n",
-            "case $1 in ''|*[!0-9a-f]*) echo \"bad token '$1'\" >&2; exit 2;; esac",
-            "i=0",
-            "while [ $i -lt 5 ]; do",
-            "  p=$(grep -l -s -F \"" + VAR + "=$1\" /proc/[0-9]*/environ 2>/dev/null | sed 's|^/proc/||; s|/environ$||')",
-            "  [ -n \"$p\" ] || exit 0",
-            "  echo $p",
-            "  kill -KILL $p 2>/dev/null",
-            "  i=$((i + 1))",
-            "done");
+    private static final String KILL = ShellResource.text(RemoteKill.class, "remote-kill.sh");
 
     private RemoteKill() {}
 

@@ -1,6 +1,7 @@
 package io.rocectl.op;
 
 import io.rocectl.fact.NetSnapshot;
+import io.rocectl.hostset.NaturalOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

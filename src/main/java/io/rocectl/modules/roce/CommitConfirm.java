@@ -6,6 +6,7 @@ import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.ShellResource;
 import io.rocectl.transport.TransportException;
 
 import java.security.SecureRandom;
@@ -67,80 +68,8 @@ public final class CommitConfirm {
         }
     }
 
-    /**
-     * Sets {@code d} to this network namespace's rollback directory under the base $1 (the
-     * namespace's inode; one directory on a real host, one per host in a lab sharing /run).
-     */
-    private static final String NS_DIR = "n=$(readlink /proc/self/ns/net 2>/dev/null | tr -cd 0-9) || n=";
-
-    /** Kills the sleeper of marker $1 by the PID it recorded, if that PID still is the sleeper. */
-    private static final String STOP = String.join("\n",
-            "stop() {",
-            "  p=$(cat \"$1.pid\" 2>/dev/null) || p=",
-            "  case $p in ''|*[!0-9]*) rm -f -- \"$1.pid\"; return 0;; esac",
-            "  if [ -r \"/proc/$p/cmdline\" ] && tr '\\0' ' ' < \"/proc/$p/cmdline\" | grep -q " + TAG
-                    + " && tr '\\0' ' ' < \"/proc/$p/cmdline\" | grep -qF -- \"$1\"; then",
-            "    for c in $(cat \"/proc/$p/task/$p/children\" 2>/dev/null); do kill \"$c\" 2>/dev/null || true; done",
-            "    kill \"$p\" 2>/dev/null || true",
-            "  fi",
-            "  rm -f -- \"$1.pid\"",
-            "}");
-
-    /** $1 seconds, $2 token; undo on stdin. Prints "PID MARKER". */
-    private static final String ARM = String.join("\n",
-            "set -e",
-            "case $2 in ''|*[!0-9a-f]*) echo \"bad token '$2'\" >&2; exit 2;; esac",
-            NS_DIR,
-            "d=/run/rocectl; mkdir -p \"$d\" 2>/dev/null || { d=/tmp/rocectl; mkdir -p \"$d\"; }",
-            "chmod 700 \"$d\"",
-            "d=\"$d/rollback-net$n\"; mkdir -p \"$d\"",
-            "f=\"$d/rollback.$2\"",
-            "(set -C; cat > \"$f\")",
-            "ipbin=$(command -v ip)",
-            "s=; command -v setsid >/dev/null 2>&1 && s=setsid",
-            "$s sh -c 'sleep \"$1\"; if mv \"$2\" \"$2.firing\" 2>/dev/null; then "
-                    + "\"$3\" -force -batch \"$2.firing\" > \"$2.log\" 2>&1; mv -f \"$2.firing\" \"$2.done\"; fi; rm -f \"$2.pid\"' " + TAG
-                    + " \"$1\" \"$f\" \"$ipbin\" </dev/null >/dev/null 2>&1 &",
-            "echo \"$!\" > \"$f.pid\"",
-            "echo \"$! $f\"");
-
-    /**
-     * $1 token, $2 marker. Prints {@code disarmed} when the marker was still there, {@code fired}
-     * when the rollback already ran or runs, {@code gone} when another run removed it.
-     */
-    private static final String DISARM = String.join("\n",
-            STOP,
-            "case $1 in ''|*[!0-9a-f]*) echo \"bad token '$1'\" >&2; exit 2;; esac",
-            "[ \"${2##*/}\" = \"rollback.$1\" ] || { echo \"$2 is not the marker of token $1\" >&2; exit 2; }",
-            "if rm -- \"$2\" 2>/dev/null; then echo disarmed; stop \"$2\"",
-            "elif [ -e \"$2.firing\" ] || [ -e \"$2.done\" ]; then echo fired",
-            "else echo gone; fi");
-
-    /**
-     * $1 "list" or "disarm". For every timer of this namespace: {@code disarmed TOKEN} (marker
-     * removed, sleeper killed; "list" only prints), {@code waited TOKEN} (it was firing; waited
-     * until it finished, at most 10 s), {@code firing TOKEN} (still running after that).
-     */
-    private static final String OLDER = String.join("\n",
-            STOP,
-            NS_DIR,
-            "for d in /run/rocectl/rollback-net$n /tmp/rocectl/rollback-net$n; do",
-            "  [ -d \"$d\" ] || continue",
-            "  for m in \"$d\"/rollback.*; do",
-            "    b=${m##*/}",
-            "    case $b in rollback.*.*|'rollback.*') continue;; esac",
-            "    if [ \"$1\" = list ]; then echo \"disarmed ${b#rollback.}\"",
-            "    elif rm -- \"$m\" 2>/dev/null; then echo \"disarmed ${b#rollback.}\"; stop \"$m\"; fi",
-            "  done",
-            "  for m in \"$d\"/rollback.*.firing; do",
-            "    [ -e \"$m\" ] || continue",
-            "    t=${m##*/}; t=${t#rollback.}; t=${t%.firing}",
-            "    [ \"$1\" = list ] && { echo \"firing $t\"; continue; }",
-            "    i=0; while [ -e \"$m\" ] && [ $i -lt 100 ]; do sleep 0.1 2>/dev/null || sleep 1; i=$((i + 1)); done",
-            "    if [ -e \"$m\" ]; then echo \"firing $t\"; else echo \"waited $t\"; fi",
-            "  done",
-            "done",
-            "true");
+    /** The timers' script: {@code arm}, {@code disarm}, {@code older} (see the resource's header). */
+    private static final String SCRIPT = ShellResource.text(CommitConfirm.class, "commit-confirm.sh");
 
     private CommitConfirm() {}
 
@@ -154,7 +83,7 @@ public final class CommitConfirm {
     public static Armed arm(TaskContext ctx, List<String> undo, int seconds)
             throws TransportException, CommandTimeoutException, InterruptedException {
         String token = newToken();
-        ExecResult r = ctx.runOk(Cmd.script(ARM, String.valueOf(seconds), token).withStdin(String.join("\n", undo) + "\n"));
+        ExecResult r = ctx.runOk(Cmd.script(SCRIPT, "arm", String.valueOf(seconds), token).withStdin(String.join("\n", undo) + "\n"));
         String[] p = r.stdout().strip().split("\\s+");
         if (p.length != 2) throw new ModuleException("cannot arm the rollback: unexpected output '" + r.stdout() + "'");
         return new Armed(Integer.parseInt(p[0]), p[1], seconds, token);
@@ -166,7 +95,7 @@ public final class CommitConfirm {
      */
     public static Disarm disarm(TaskContext ctx, Armed a)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        String out = ctx.runOk(Cmd.script(DISARM, a.token(), a.file())).stdout().strip();
+        String out = ctx.runOk(Cmd.script(SCRIPT, "disarm", a.token(), a.file())).stdout().strip();
         return switch (out) {
             case "disarmed" -> Disarm.DISARMED;
             case "fired" -> Disarm.FIRED;
@@ -182,7 +111,7 @@ public final class CommitConfirm {
      */
     public static Older disarmOlder(TaskContext ctx, boolean check)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        String out = ctx.runOk(Cmd.script(OLDER, check ? "list" : "disarm")).stdout();
+        String out = ctx.runOk(Cmd.script(SCRIPT, "older", check ? "list" : "disarm")).stdout();
         List<String> disarmed = new ArrayList<>(), waited = new ArrayList<>(), firing = new ArrayList<>();
         for (String line : out.split("\n")) {
             String[] t = line.strip().split("\\s+");

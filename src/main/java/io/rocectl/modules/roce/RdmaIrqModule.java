@@ -13,6 +13,7 @@ import io.rocectl.op.IrqPlanner;
 import io.rocectl.op.PersistPlan;
 import io.rocectl.op.RoceNic;
 import io.rocectl.transport.Cmd;
+import io.rocectl.transport.ShellResource;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
@@ -37,12 +38,8 @@ import java.util.Set;
 public final class RdmaIrqModule implements Module {
     static final String FILE = "@@rocectl-irq-file@@ ";
 
-    static final Fact<String> NICS = new Fact<>("rdma_irq_nics", String.join("\n",
-            "for d in \"$@\"; do p=/sys/class/net/$d/device; [ -e \"$p\" ] || continue",
-            "  echo \"dev $d\"; echo \"pci $(basename \"$(readlink -f \"$p\")\")\"",
-            "  echo \"numa_node $(cat \"$p/numa_node\")\"; echo \"local_cpulist $(cat \"$p/local_cpulist\")\"",
-            "  echo \"msi_irqs $(ls \"$p/msi_irqs\" | tr '\\n' ' ')\"",
-            "done"), s -> s);
+    static final Fact<String> NICS = new Fact<>("rdma_irq_nics", ShellResource.text(RdmaIrqModule.class, "rdma-irq-nics.sh"),
+            s -> s);
     static final Fact<String> INTERRUPTS = new Fact<>("rdma_irq_interrupts", "cat /proc/interrupts", s -> s);
     static final Fact<String> AFFINITY = new Fact<>("rdma_irq_affinity",
             "for f in /proc/irq/[0-9]*/smp_affinity_list; do n=${f#/proc/irq/}; echo \"${n%%/*} $(cat \"$f\")\"; done", s -> s);

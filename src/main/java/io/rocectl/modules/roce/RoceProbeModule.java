@@ -12,7 +12,9 @@ import io.rocectl.probe.CheapProbeScript;
 import io.rocectl.probe.Diagnosis;
 import io.rocectl.probe.Fault;
 import io.rocectl.probe.PairSet;
+import io.rocectl.remediate.Fixer;
 import io.rocectl.remediate.ProbeRunner;
+import io.rocectl.remediate.Prober;
 import io.rocectl.remediate.Remediator;
 
 import java.util.ArrayList;
@@ -21,11 +23,12 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code roce_probe}: at the end of the fix playbook, probe every NIC pair of the play, re-run
- * the tasks tagged as the fix ({@code remediate_tags}, default {@code fix}) on the hosts the
- * diagnosis implicates, re-probe the failed pairs, up to {@code max_rounds}; fails when pairs
+ * the tasks tagged as the fix ({@code remediate_tags}, default {@code fix}) and those tagged with
+ * the causes' tags ({@link Fixer#scope}) on the hosts the diagnosis implicates, re-probe the failed pairs, up to {@code max_rounds}; fails when pairs
  * stay broken, naming the faults. Runs once on the control node for the whole play.
  * Arguments: {@code pairs} (rail|all|subnet|intra, default all), {@code remediate_tags},
  * {@code max_rounds} (default 2), {@code retries} (probe retries, default 2).
@@ -49,6 +52,11 @@ public final class RoceProbeModule implements ControllerModule {
 
     @Override
     public ModuleResult runOnController(Controller c) throws InterruptedException {
+        return runOnController(c, settings -> new ProbeRunner(c.pool(), settings));
+    }
+
+    /** As {@link #runOnController(Controller)} with the probes made by {@code probers} (tests: a fake). */
+    ModuleResult runOnController(Controller c, Function<ProbeRunner.Settings, Prober> probers) throws InterruptedException {
         Map<String, Object> a = c.args();
         PairSet ps;
         try {
@@ -56,18 +64,18 @@ public final class RoceProbeModule implements ControllerModule {
         } catch (IllegalArgumentException e) {
             throw new ModuleException("pairs must be rail, all, subnet or intra, not '" + a.get("pairs") + "'");
         }
-        List<String> tagList = a.get("remediate_tags") == null ? List.of("fix") : Values.toStringList(a.get("remediate_tags"));
+        List<String> tagList = a.get("remediate_tags") == null ? List.of(Fixer.FIX_TAG) : Values.toStringList(a.get("remediate_tags"));
         int rounds = Values.toInt(a.get("max_rounds"), 2, "max_rounds");
         int retries = Values.toInt(a.get("retries"), 2, "retries");
         if (c.check()) rounds = 0; // check mode: probe and report, change nothing
-        ProbeRunner runner = new ProbeRunner(c.pool(), new ProbeRunner.Settings(ps,
+        Prober runner = probers.apply(new ProbeRunner.Settings(ps,
                 CheapProbeScript.Options.defaults().withRetries(retries), c.forks(), c.commandTimeout(), io.rocectl.probe.HeavyProbe.BASE_PORT));
         Set<String> fixTags = new LinkedHashSet<>(tagList);
         Remediator.Progress quiet = new Remediator.Progress() {
             @Override public void probed(String what, ProbeRunner.Outcome o) { }
             @Override public void fixing(int round, List<String> hosts, Set<String> tags) { }
         };
-        Remediator.Result res = new Remediator(runner, (hosts, tags) -> c.rerun(fixTags, hosts), rounds, quiet)
+        Remediator.Result res = new Remediator(runner, (hosts, tags) -> c.rerun(Fixer.scope(fixTags, tags), hosts), rounds, quiet)
                 .run(c.hosts(), c::vars);
         Diagnosis first = res.first().diagnosis();
         Diagnosis last = res.last().diagnosis();

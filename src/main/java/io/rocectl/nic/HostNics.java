@@ -1,0 +1,159 @@
+package io.rocectl.nic;
+
+import io.rocectl.fact.Fact;
+import io.rocectl.fact.FactScript;
+import io.rocectl.fact.Facts;
+import io.rocectl.fact.NetSnapshot;
+import io.rocectl.module.ModuleException;
+import io.rocectl.module.Values;
+import io.rocectl.op.NicSelection;
+import io.rocectl.op.NicSelector;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.Connection;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.TransportException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.function.Function;
+
+/**
+ * A host's network snapshot and RoCE NIC selection, read in one round trip over a connection
+ * (or none: while no command has started on the connection since the last read, that read is
+ * reused, see {@link #snapshotText}).
+ * The read runs WITHOUT become (it only reads), so {@code SSH_CONNECTION} reaches it: sudo would
+ * clear it. Selection settings come from {@code setting} (a module's task arguments first, then
+ * host variables; the prober: host variables): {@code roce_nics}, {@code roce_subnet},
+ * {@code roce_force_mgmt}, {@code roce_mgmt_if}; {@code ansible_host} from the host variables.
+ */
+public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> sections) {
+
+    /**
+     * The variable that confirms an empty selection on purpose ({@code roce_nics: []} or
+     * {@code roce_persist} {@code state: absent}): only then may rocectl remove its configuration.
+     */
+    public static final String CONFIRM_REMOVE = "roce_confirm_remove";
+
+    /**
+     * Reads the snapshot plus {@code extra} facts in one command ({@code args} are the script's
+     * $1..) and selects the RoCE NICs.
+     *
+     * @param needNics an empty selection fails (unless {@link #removalConfirmed} holds)
+     */
+    public static HostNics read(Connection conn, Duration timeout, Function<String, Object> setting,
+                                Map<String, Object> vars, boolean needNics, List<Fact<?>> extra, String... args)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);
+        all.addAll(SHARED);
+        for (Fact<?> f : extra) if (!all.contains(f)) all.add(f);
+        String stdout = snapshotText(conn, timeout, all, List.of(args));
+        NetSnapshot snap;
+        Map<String, String> sections = FactScript.split(stdout);
+        try {
+            snap = NetSnapshot.parse(stdout);
+        } catch (RuntimeException e) {
+            throw new ModuleException("cannot read the network state: " + e.getMessage(), e);
+        }
+        if (snap.ifaces().isEmpty()) {
+            throw new ModuleException("no interfaces from 'ip -j addr' (iproute2 missing or too old?)");
+        }
+        Object subnet = setting.apply("roce_subnet");
+        Object host = vars.get("ansible_host");
+        Object mgmt = setting.apply("roce_mgmt_if");
+        NicSelector.Criteria c = new NicSelector.Criteria(nicPatterns(setting.apply("roce_nics")),
+                subnet == null || subnet.toString().isBlank() ? null : subnet.toString().strip(),
+                Values.toBool(setting.apply("roce_force_mgmt"), false, "roce_force_mgmt"),
+                host == null ? null : host.toString(), mgmt == null ? null : mgmt.toString());
+        NicSelection sel;
+        try {
+            sel = NicSelector.select(snap, c);
+        } catch (IllegalArgumentException e) {
+            throw new ModuleException(e.getMessage());
+        }
+        if (needNics && sel.nics().isEmpty() && !removalConfirmed(setting)) {
+            throw new ModuleException(sel.emptyMessage() + (explicitlyEmpty(setting)
+                    ? "; roce_nics is [] on purpose? set " + CONFIRM_REMOVE + ": true to remove rocectl's configuration"
+                    : ""));
+        }
+        return new HostNics(snap, sel, sections);
+    }
+
+    /**
+     * Facts every snapshot carries besides {@link NetSnapshot#FACTS}, so that the RoCE tasks that
+     * follow one another on a host (facts, routing, ARP, persist, verify) can share one read.
+     */
+    static final List<Fact<?>> SHARED = List.of(Facts.SYSCTL_NET, Facts.ROCE_SYSCTL_FILE);
+
+    /** How long a remembered snapshot may be reused at most (a periodic job must see the host anew). */
+    static final long REUSE_NANOS = 60_000_000_000L;
+
+    /** What one connection's last read printed, with its fact names, arguments and time. */
+    private record Memo(long started, long atNanos, List<String> facts, List<String> args, String stdout) {}
+
+    private static final Map<Connection, Memo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /**
+     * The read's output: the one remembered for this connection when no command has started on
+     * the connection since it was taken (so nothing rocectl did can have changed the host), it
+     * covers the facts and arguments asked for, and it is recent; otherwise one new round trip.
+     */
+    private static String snapshotText(Connection c, Duration timeout, List<Fact<?>> facts, List<String> args)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        List<String> names = facts.stream().map(Fact::name).toList();
+        long before = c.commandsStarted();
+        Memo m = MEMO.get(c);
+        if (m != null && before >= 0 && m.started() == before && m.args().equals(args)
+                && m.facts().containsAll(names) && System.nanoTime() - m.atNanos() < REUSE_NANOS) {
+            return m.stdout();
+        }
+        ExecResult r = c.exec(FactScript.command(facts, args.toArray(String[]::new)), timeout);
+        long after = c.commandsStarted();
+        if (before >= 0 && after == before + 1) {
+            MEMO.put(c, new Memo(after, System.nanoTime(), names, List.copyOf(args), r.stdout()));
+        } else {
+            MEMO.remove(c);
+        }
+        return r.stdout();
+    }
+
+    /** roce_nics given as an explicit empty list ({@code []}, not unset). */
+    public static boolean explicitlyEmpty(Function<String, Object> setting) {
+        Object v = setting.apply("roce_nics");
+        if (v instanceof List<?> l) return l.isEmpty();
+        return v instanceof String s && s.replaceAll("\\s", "").equals("[]");
+    }
+
+    /** Explicit {@code roce_nics: []} together with {@code roce_confirm_remove: true}. */
+    public static boolean removalConfirmed(Function<String, Object> setting) {
+        return explicitlyEmpty(setting) && confirmed(setting);
+    }
+
+    /** {@code roce_confirm_remove: true}. */
+    public static boolean confirmed(Function<String, Object> setting) {
+        return Values.toBool(setting.apply(CONFIRM_REMOVE), false, CONFIRM_REMOVE);
+    }
+
+    /**
+     * roce_nics as patterns: a list, one comma-separated string, or a string that still looks
+     * like a flow list ({@code ["ens*f0", "ens*f1"]}) when it reached us unparsed.
+     */
+    public static List<String> nicPatterns(Object v) {
+        if (v instanceof String s && s.strip().startsWith("[") && s.strip().endsWith("]")) {
+            String inner = s.strip().substring(1, s.strip().length() - 1);
+            List<String> out = new ArrayList<>();
+            for (String p : Values.toStringList(inner)) {
+                String t = p.strip();
+                if (t.length() >= 2 && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))) {
+                    t = t.substring(1, t.length() - 1);
+                }
+                if (!t.isEmpty()) out.add(t);
+            }
+            return out;
+        }
+        return Values.toStringList(v);
+    }
+}

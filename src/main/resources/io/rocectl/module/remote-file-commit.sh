@@ -1,0 +1,32 @@
+# shellcheck shell=sh
+# Commits staged changes of RemoteFile.replaceAll, all or nothing: triples KIND PATH TEMP
+# (KIND put or del, TEMP "-" for del). Keeps a copy of each replaced file until all are in
+# place; on the first failure puts every file back as it was and removes the temporaries.
+tab=$(printf '\t'); nl='
+'; done_=; temps=; fail=
+i=0
+while [ $# -ge 3 ]; do
+  k=$1; p=$2; t=$3; shift 3; i=$((i + 1)); b=
+  [ "$t" = - ] || temps="$temps$t$nl"
+  [ -z "$fail" ] || continue
+  if [ -e "$p" ] || [ -L "$p" ]; then
+    b="$p.rocectl-old.$$.$i"
+    if [ "$k" = del ]; then mv -f -- "$p" "$b" || { fail="cannot remove $p"; continue; }
+    else ln -P -- "$p" "$b" 2>/dev/null || cp -pP -- "$p" "$b" || { fail="cannot keep a copy of $p"; continue; }
+    fi
+  fi
+  if [ "$k" = put ]; then
+    if [ -L "$p" ] && [ -d "$p" ]; then rm -f -- "$p"; fi
+    if ! mv -f -- "$t" "$p"; then [ -z "$b" ] || rm -f -- "$b"; fail="cannot replace $p"; continue; fi
+  fi
+  done_="$done_$k$tab$p$tab$b$nl"
+done
+if [ -n "$fail" ]; then
+  printf '%s' "$done_" | while IFS="$tab" read -r k p b; do
+    if [ -n "$b" ]; then mv -f -- "$b" "$p"; elif [ "$k" = put ]; then rm -f -- "$p"; fi
+  done
+  printf '%s' "$temps" | while IFS= read -r t; do rm -f -- "$t"; done
+  echo "$fail: every file is back as it was" >&2
+  exit 1
+fi
+printf '%s' "$done_" | while IFS="$tab" read -r k p b; do [ -z "$b" ] || rm -f -- "$b"; done

@@ -1,0 +1,74 @@
+# shellcheck shell=sh
+# Commit-confirmed rollback timers (CommitConfirm). $1 is the action:
+#   arm SECONDS TOKEN    undo on stdin; prints "PID MARKER"
+#   disarm TOKEN MARKER  prints disarmed (marker was there), fired (the rollback ran or runs),
+#                        gone (another run removed it)
+#   older list|disarm    for every timer of this network namespace: "disarmed TOKEN" (marker
+#                        removed, sleeper killed; list only prints), "waited TOKEN" (it was firing,
+#                        waited until done, at most 10 s), "firing TOKEN" (still running after that)
+# Timers live in /run/rocectl/rollback-netINODE (else /tmp/rocectl/...), INODE the network
+# namespace's: the rules a timer undoes live there.
+
+# Kills the sleeper of marker $1 by the PID it recorded, if that PID still is the sleeper.
+stop() {
+  p=$(cat "$1.pid" 2>/dev/null) || p=
+  case $p in ''|*[!0-9]*) rm -f -- "$1.pid"; return 0;; esac
+  if [ -r "/proc/$p/cmdline" ] && tr '\0' ' ' < "/proc/$p/cmdline" | grep -q rocectl-rollback && tr '\0' ' ' < "/proc/$p/cmdline" | grep -qF -- "$1"; then
+    # shellcheck disable=SC2013 # the children file is one line of space-separated PIDs
+    for c in $(cat "/proc/$p/task/$p/children" 2>/dev/null); do kill "$c" 2>/dev/null || true; done
+    kill "$p" 2>/dev/null || true
+  fi
+  rm -f -- "$1.pid"
+}
+
+n=$(readlink /proc/self/ns/net 2>/dev/null | tr -cd 0-9) || n=
+action=$1
+shift
+case $action in
+arm)
+  set -e
+  case $2 in ''|*[!0-9a-f]*) echo "bad token '$2'" >&2; exit 2;; esac
+  # /run/rocectl when this user may own it (root), else /tmp/rocectl
+  d=/run/rocectl
+  { mkdir -p "$d" && chmod 700 "$d"; } 2>/dev/null || { d=/tmp/rocectl; mkdir -p "$d"; chmod 700 "$d"; }
+  d="$d/rollback-net$n"; mkdir -p "$d"
+  f="$d/rollback.$2"
+  (set -C; cat > "$f")
+  ipbin=$(command -v ip)
+  s=; command -v setsid >/dev/null 2>&1 && s=setsid
+  # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
+  $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin" </dev/null >/dev/null 2>&1 &
+  echo "$!" > "$f.pid"
+  echo "$! $f"
+  ;;
+disarm)
+  case $1 in ''|*[!0-9a-f]*) echo "bad token '$1'" >&2; exit 2;; esac
+  [ "${2##*/}" = "rollback.$1" ] || { echo "$2 is not the marker of token $1" >&2; exit 2; }
+  if rm -- "$2" 2>/dev/null; then echo disarmed; stop "$2"
+  elif [ -e "$2.firing" ] || [ -e "$2.done" ]; then echo fired
+  else echo gone; fi
+  ;;
+older)
+  for d in "/run/rocectl/rollback-net$n" "/tmp/rocectl/rollback-net$n"; do
+    [ -d "$d" ] || continue
+    for m in "$d"/rollback.*; do
+      b=${m##*/}
+      case $b in rollback.*.*|'rollback.*') continue;; esac
+      if [ "$1" = list ]; then echo "disarmed ${b#rollback.}"
+      elif rm -- "$m" 2>/dev/null; then echo "disarmed ${b#rollback.}"; stop "$m"; fi
+    done
+    for m in "$d"/rollback.*.firing; do
+      [ -e "$m" ] || continue
+      t=${m##*/}; t=${t#rollback.}; t=${t%.firing}
+      [ "$1" = list ] && { echo "firing $t"; continue; }
+      i=0; while [ -e "$m" ] && [ $i -lt 100 ]; do sleep 0.1 2>/dev/null || sleep 1; i=$((i + 1)); done
+      if [ -e "$m" ]; then echo "firing $t"; else echo "waited $t"; fi
+    done
+  done
+  true
+  ;;
+*)
+  echo "unknown action '$action'" >&2
+  exit 2
+  ;;
+esac

@@ -1,0 +1,139 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.module.TaskContext;
+import io.rocectl.transport.Connection;
+import io.rocectl.transport.LocalConnection;
+import io.rocectl.transport.TransportException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The commit-confirmed rollback's real shell on this machine, as any user: a {@link LocalConnection}
+ * whose PATH starts with a stand-in {@code ip} (it appends the batch it is given to a file) and a
+ * stand-in {@code readlink} (a network namespace inode of this test's own, so its timers live in a
+ * directory no other run shares). Arm, let it fire, disarm, disarm the older ones, confirm over a new
+ * connection. The kernel side is {@code RoceRoutingNetnsTest}'s (root).
+ */
+class CommitConfirmLocalTest {
+    @TempDir Path tmp;
+    Path applied;
+    String inode;
+    LocalConnection conn;
+
+    @BeforeEach
+    void fakeTools() throws IOException {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        applied = tmp.resolve("applied");
+        inode = String.valueOf(900_000_000L + ProcessHandle.current().pid() * 1000L + System.nanoTime() % 1000);
+        script(bin.resolve("ip"), "#!/bin/sh\n[ \"$1 $2\" = \"-force -batch\" ] || exit 3\ncat -- \"$3\" >> '" + applied + "'\n");
+        script(bin.resolve("readlink"), "#!/bin/sh\necho 'net:[" + inode + "]'\n");
+        conn = new LocalConnection("local", List.of("env", "PATH=" + bin + ":" + System.getenv("PATH")));
+    }
+
+    @AfterEach
+    void removeTimers() throws IOException {
+        for (String base : new String[] {"/run/rocectl", "/tmp/rocectl"}) {
+            Path d = Path.of(base, "rollback-net" + inode);
+            if (!Files.exists(d)) continue;
+            try (Stream<Path> s = Files.walk(d)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    static void script(Path p, String text) throws IOException {
+        Files.writeString(p, text);
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+    }
+
+    TaskContext ctx(java.util.function.Supplier<Connection> reconnect) {
+        return new TaskContext("local", conn, Map.of(), Map.of(), false, false, false, Duration.ofSeconds(20), reconnect);
+    }
+
+    static boolean alive(int pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    @Test
+    void aDisarmedTimerNeverFires() throws Exception {
+        CommitConfirm.Armed a = CommitConfirm.arm(ctx(null), List.of("rule del from 10.0.0.1 table 101"), 30);
+        assertTrue(a.file().endsWith("/rollback-net" + inode + "/rollback." + a.token()), a.file());
+        assertTrue(alive(a.pid()), "the sleeper runs");
+        assertEquals("rule del from 10.0.0.1 table 101\n", Files.readString(Path.of(a.file())), "the undo is saved");
+        assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx(null), a));
+        for (int i = 0; i < 50 && alive(a.pid()); i++) Thread.sleep(100);
+        assertFalse(alive(a.pid()), "the sleeper is killed");
+        assertFalse(Files.exists(Path.of(a.file())));
+        assertFalse(Files.exists(applied), "nothing was rolled back");
+        assertEquals(CommitConfirm.Disarm.GONE, CommitConfirm.disarm(ctx(null), a), "a second disarm finds nothing");
+    }
+
+    @Test
+    void anUnconfirmedChangeIsRolledBackByTheHost() throws Exception {
+        CommitConfirm.Armed a = CommitConfirm.arm(ctx(null), List.of("route del 10.0.0.0/24 table 101"), 1);
+        Path done = Path.of(a.file() + ".done");
+        for (int i = 0; i < 100 && !Files.exists(done); i++) Thread.sleep(100);
+        assertTrue(Files.exists(done), "the timer fired and finished");
+        assertEquals("route del 10.0.0.0/24 table 101\n", Files.readString(applied), "ip -force -batch got the undo");
+        assertEquals(CommitConfirm.Disarm.FIRED, CommitConfirm.disarm(ctx(null), a), "too late to disarm");
+    }
+
+    @Test
+    void anOlderRunsTimerIsListedInCheckModeAndDisarmedOtherwise() throws Exception {
+        CommitConfirm.Armed old = CommitConfirm.arm(ctx(null), List.of("rule del pref 1000"), 60);
+        CommitConfirm.Older listed = CommitConfirm.disarmOlder(ctx(null), true);
+        assertEquals(List.of(old.token()), listed.disarmed());
+        assertTrue(Files.exists(Path.of(old.file())), "check mode leaves it armed");
+        CommitConfirm.Older done = CommitConfirm.disarmOlder(ctx(null), false);
+        assertEquals(List.of(old.token()), done.disarmed());
+        assertFalse(Files.exists(Path.of(old.file())));
+        for (int i = 0; i < 50 && alive(old.pid()); i++) Thread.sleep(100);
+        assertFalse(alive(old.pid()), "its sleeper is killed");
+        assertEquals(CommitConfirm.Disarm.GONE, CommitConfirm.disarm(ctx(null), old), "the older run finds it gone");
+        assertFalse(CommitConfirm.disarmOlder(ctx(null), false).any(), "nothing left");
+    }
+
+    @Test
+    void aDisarmChecksItsToken() throws Exception {
+        CommitConfirm.Armed a = CommitConfirm.arm(ctx(null), List.of("rule del pref 1000"), 30);
+        CommitConfirm.Armed forged = new CommitConfirm.Armed(a.pid(), a.file(), 30, "0123456789abcdef");
+        try {
+            CommitConfirm.disarm(ctx(null), forged);
+            throw new AssertionError("a disarm with another token must fail");
+        } catch (io.rocectl.module.ModuleException expected) {
+            assertTrue(expected.getMessage().contains("not the marker of token"), expected.getMessage());
+        }
+        assertTrue(Files.exists(Path.of(a.file())), "still armed");
+        assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx(null), a));
+    }
+
+    @Test
+    void confirmOpensANewConnection() throws Exception {
+        assertNull(CommitConfirm.confirm(ctx(() -> new LocalConnection("local"))));
+        String why = CommitConfirm.confirm(ctx(() -> {
+            throw new IllegalStateException(new TransportException("connection refused"));
+        }));
+        assertNotNull(why);
+        assertTrue(why.contains("connection refused"), why);
+        String exit = CommitConfirm.confirm(ctx(() -> new LocalConnection("local", List.of("sh", "-c", "exit 7", "sh"))));
+        assertEquals("'true' exited 7 on the new connection", exit);
+    }
+}
