@@ -109,7 +109,6 @@ final class IniInventoryParser {
             throw new InputError(file, lineNo, first.column() + 1, e.getMessage());
         }
         Map<String, Object> vars = new LinkedHashMap<>();
-        if (spec.port() != null) vars.put("ansible_port", spec.port());
         for (Shlex.Word w : words.subList(1, words.size())) {
             int eq = w.text().indexOf('=');
             if (eq < 0) {
@@ -125,7 +124,7 @@ final class IniInventoryParser {
             if (bad != null) throw new InputError(file, lineNo, w.column() + 1, bad);
             vars.put(name, value);
         }
-        for (String h : spec.names()) b.addHost(group, h, vars);
+        for (String h : spec.names()) b.addHost(group, h, vars, spec.port());
     }
 
     private void varLine(String group, String line, int lineNo, int indent) {
