@@ -48,14 +48,18 @@ public final class InventoryCommand implements Callable<Integer> {
         if (mode.list) System.out.print(InventoryRender.listJson(inv));
         else if (mode.graph) System.out.print(InventoryRender.graph(inv));
         else if (mode.host != null) System.out.print(InventoryRender.hostJson(inv, mode.host));
-        else System.out.print(listHosts(inv, mode.limit));
+        else System.out.print(listHosts(inv, "all", mode.limit));
         return ExitCodes.OK;
     }
 
-    /** {@code hosts (N):} and one indented host per line, as Ansible's {@code --list-hosts} prints them. */
-    static String listHosts(Inventory inv, String limit) {
+    /**
+     * The hosts of {@code pattern} restricted by {@code limit} (null for none), in run order, as
+     * {@code ansible PATTERN -l LIMIT --list-hosts} prints them: {@code hosts (N):} and one
+     * indented host per line.
+     */
+    static String listHosts(Inventory inv, String pattern, String limit) {
         Path cwd = Path.of("").toAbsolutePath();
-        List<String> hosts = HostPattern.resolve(inv, "all", cwd);
+        List<String> hosts = HostPattern.resolve(inv, pattern, cwd);
         String effective = InventoryOptions.effectiveLimit(limit);
         if (effective != null) {
             Set<String> selected = new HashSet<>(HostPattern.resolve(inv, effective, cwd));

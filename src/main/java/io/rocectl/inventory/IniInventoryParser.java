@@ -54,8 +54,10 @@ final class IniInventoryParser {
             int lineNo = n + 1;
             if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == ';') continue;
             int indent = raw.indexOf(line.charAt(0));
-            if (line.charAt(0) == '[') {
-                Matcher m = SECTION.matcher(line);
+            // as Ansible's ini plugin: a line that is not a section header but starts with '[' and
+            // does not end with ']' is a host line, such as [2001:db8::2]:2222
+            Matcher m = SECTION.matcher(line);
+            if (m.matches() || line.charAt(0) == '[' && line.replaceFirst("\\s*[#;].*$", "").endsWith("]")) {
                 if (!m.matches()) {
                     throw new InputError(file, lineNo, indent + 1, "invalid section header '" + line
                             + "' (expected [group], [group:children] or [group:vars])");
