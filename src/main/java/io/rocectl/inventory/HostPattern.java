@@ -30,9 +30,11 @@ import java.util.regex.PatternSyntaxException;
  * then intersections, then exclusions, whatever their order in the pattern, and a pattern with
  * only intersections/exclusions starts from {@code all}.
  *
- * <p>Unlike Ansible, brackets are always host ranges, never group subscripts ({@code g[0]}).
- * The result is in inventory order. A term matching nothing is an error naming the term (with a
- * did-you-mean), except a group that is defined but empty.
+ * <p>Hosts come in Ansible's order: the terms' hosts in the order written, each group in its
+ * own order ({@link Inventory#groups}). A trailing {@code [i]}, {@code [-i]}, {@code [i:j]},
+ * {@code [i:]} after a group is Ansible's subscript; brackets after a name that matches nothing
+ * are a host range (rocectl's extension, where Ansible matches nothing). A term matching nothing
+ * is an error naming the term (with a did-you-mean), except a group that is defined but empty.
  */
 public final class HostPattern {
     /** Ansible's PATTERN_WITH_SUBSCRIPT: a pattern ending in [i], [-i], [i:j], [i:] or [i-j]. */
