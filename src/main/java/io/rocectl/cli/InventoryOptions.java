@@ -9,7 +9,7 @@ import java.nio.file.Path;
 /** {@code -i INVENTORY} and {@code -l PATTERN}, shared by every command that targets hosts. */
 public final class InventoryOptions {
     @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY",
-            description = "Inventory file (Ansible INI or YAML).")
+            description = "Inventory file (Ansible INI or YAML), directory, or host list (a,b,).")
     Path inventory;
 
     @Option(names = {"-l", "--limit"}, paramLabel = "PATTERN",
