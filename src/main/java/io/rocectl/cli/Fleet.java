@@ -12,7 +12,6 @@ import io.rocectl.transport.SshConfig;
 import io.rocectl.transport.Target;
 import io.rocectl.transport.ssh.SshConnector;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,9 +62,7 @@ final class Fleet implements HostInventory {
     }
 
     static Fleet load(InventoryOptions inv, ConnectionOptions conn) {
-        if (!Files.exists(inv.inventory)) {
-            throw new InputError(inv.inventory.toString(), 0, 0, "inventory not found");
-        }
+        // a missing path is "inventory not found", unless it is a host list (a,b,)
         return new Fleet(InventoryLoader.load(inv.inventory), conn);
     }
 

@@ -1,6 +1,7 @@
 package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
+import io.rocectl.inventory.HostPattern;
 import io.rocectl.inventory.Inventory;
 import io.rocectl.inventory.InventoryLoader;
 import io.rocectl.inventory.InventoryRender;
@@ -8,14 +9,19 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
-/** {@code rocectl inventory -i X --list | --graph | --host NAME}, like ansible-inventory. */
+/**
+ * {@code rocectl inventory -i X --list | --graph | --host NAME}, like ansible-inventory, and
+ * {@code -l PATTERN}: the hosts a {@code --limit} selects, like {@code ansible all -l PATTERN --list-hosts}.
+ */
 @Command(name = "inventory", mixinStandardHelpOptions = true, description = "Show the inventory as rocectl reads it.")
 public final class InventoryCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY", description = "Inventory file.")
+    @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY", description = "Inventory file, directory or host list (a,b,).")
     Path file;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -30,15 +36,38 @@ public final class InventoryCommand implements Callable<Integer> {
 
         @Option(names = "--host", paramLabel = "NAME", description = "One host's variables as JSON.")
         String host;
+
+        @Option(names = {"-l", "--limit"}, paramLabel = "PATTERN",
+                description = "The hosts this --limit selects, in run order (as `ansible all -l PATTERN --list-hosts`).")
+        String limit;
     }
 
     @Override
     public Integer call() {
-        if (!Files.exists(file)) throw new InputError(file.toString(), 0, 0, "inventory not found");
         Inventory inv = InventoryLoader.load(file);
-        if (mode.list) System.out.println(InventoryRender.listJson(inv));
+        if (mode.list) System.out.print(InventoryRender.listJson(inv));
         else if (mode.graph) System.out.print(InventoryRender.graph(inv));
-        else System.out.println(InventoryRender.hostJson(inv, mode.host));
+        else if (mode.host != null) System.out.print(InventoryRender.hostJson(inv, mode.host));
+        else System.out.print(listHosts(inv, "all", mode.limit));
         return ExitCodes.OK;
+    }
+
+    /**
+     * The hosts of {@code pattern} restricted by {@code limit} (null for none), in run order, as
+     * {@code ansible PATTERN -l LIMIT --list-hosts} prints them: {@code hosts (N):} and one
+     * indented host per line.
+     */
+    static String listHosts(Inventory inv, String pattern, String limit) {
+        Path cwd = Path.of("").toAbsolutePath();
+        List<String> hosts = HostPattern.resolve(inv, pattern, cwd);
+        String effective = InventoryOptions.effectiveLimit(limit);
+        if (effective != null) {
+            Set<String> selected = new HashSet<>(HostPattern.resolve(inv, effective, cwd));
+            hosts = hosts.stream().filter(selected::contains).toList();
+        }
+        if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched '" + limit + "'");
+        StringBuilder sb = new StringBuilder("  hosts (").append(hosts.size()).append("):\n");
+        for (String h : hosts) sb.append("    ").append(h).append('\n');
+        return sb.toString();
     }
 }

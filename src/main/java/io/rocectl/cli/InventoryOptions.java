@@ -9,7 +9,7 @@ import java.nio.file.Path;
 /** {@code -i INVENTORY} and {@code -l PATTERN}, shared by every command that targets hosts. */
 public final class InventoryOptions {
     @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY",
-            description = "Inventory file (Ansible INI or YAML).")
+            description = "Inventory file (Ansible INI or YAML), directory, or host list (a,b,).")
     Path inventory;
 
     @Option(names = {"-l", "--limit"}, paramLabel = "PATTERN",
@@ -21,6 +21,12 @@ public final class InventoryOptions {
      * host (empty, or only blank and {@code #} lines) applies no limit; a warning says so.
      */
     String limit() {
+        limit = effectiveLimit(limit);
+        return limit;
+    }
+
+    /** The limit to apply: null for none, or for {@code @FILE} naming no host (with a warning). */
+    static String effectiveLimit(String limit) {
         if (limit == null || !limit.startsWith("@") || limit.length() == 1 || limit.contains(",")) return limit;
         Path f = Path.of(limit.substring(1));
         try {
@@ -32,7 +38,6 @@ public final class InventoryOptions {
             return limit; // the pattern resolver reports the unreadable file with its name
         }
         System.err.println("[WARNING] --limit " + limit + ": the file names no host; no limit applied (as in Ansible)");
-        limit = null;
         return null;
     }
 }

@@ -8,10 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -28,11 +30,16 @@ import java.util.regex.PatternSyntaxException;
  * then intersections, then exclusions, whatever their order in the pattern, and a pattern with
  * only intersections/exclusions starts from {@code all}.
  *
- * <p>Unlike Ansible, brackets are always host ranges, never group subscripts ({@code g[0]}).
- * The result is in inventory order. A term matching nothing is an error naming the term (with a
- * did-you-mean), except a group that is defined but empty.
+ * <p>Hosts come in Ansible's order: the terms' hosts in the order written, each group in its
+ * own order ({@link Inventory#groups}). A trailing {@code [i]}, {@code [-i]}, {@code [i:j]},
+ * {@code [i:]} after a group is Ansible's subscript; brackets after a name that matches nothing
+ * are a host range (rocectl's extension, where Ansible matches nothing). A term matching nothing
+ * is an error naming the term (with a did-you-mean), except a group that is defined but empty.
  */
 public final class HostPattern {
+    /** Ansible's PATTERN_WITH_SUBSCRIPT: a pattern ending in [i], [-i], [i:j], [i:] or [i-j]. */
+    private static final Pattern SUBSCRIPT = Pattern.compile("^(.+)\\[(?:(-?[0-9]+)|([0-9]+)([:-])([0-9]*))\\]$");
+
     private final Inventory inv;
     private final String pattern;
     private final Path baseDir;
@@ -73,106 +80,188 @@ public final class HostPattern {
 
     private List<String> run() {
         if (pattern == null || pattern.isBlank()) throw new InputError("empty host pattern");
-        Set<String> union = new LinkedHashSet<>();
-        List<Set<String>> intersect = new ArrayList<>();
-        List<Set<String>> exclude = new ArrayList<>();
-        boolean anyUnion = false;
+        List<String> regular = new ArrayList<>();
+        List<String> intersect = new ArrayList<>();
+        List<String> exclude = new ArrayList<>();
         for (String t : terms(pattern, inv)) {
+            char op = t.charAt(0);
+            if (op == '!') exclude.add(t);
+            else if (op == '&') intersect.add(t);
+            else regular.add(t);
+        }
+        if (regular.isEmpty()) regular.add("all");
+        List<String> ordered = new ArrayList<>(regular);
+        ordered.addAll(intersect);
+        ordered.addAll(exclude);
+        Set<String> hosts = new LinkedHashSet<>();
+        for (String t : ordered) {
+            if (inv.hasHost(t)) {
+                hosts.add(t);
+                continue;
+            }
             char op = t.charAt(0);
             String body = (op == '!' || op == '&') ? t.substring(1).strip() : t;
             if (body.isEmpty()) throw new InputError("empty term '" + t + "' in host pattern '" + pattern + "'");
-            Set<String> hosts = term(body);
-            if (op == '!') {
-                exclude.add(hosts);
-            } else if (op == '&') {
-                intersect.add(hosts);
-            } else {
-                anyUnion = true;
-                union.addAll(hosts);
-            }
+            List<String> that = term(body);
+            if (op == '!') hosts.removeAll(new HashSet<>(that));
+            else if (op == '&') hosts.retainAll(new HashSet<>(that));
+            else hosts.addAll(that);
         }
-        if (!anyUnion) union.addAll(inv.hosts());
-        for (Set<String> s : intersect) union.retainAll(s);
-        for (Set<String> s : exclude) union.removeAll(s);
-        List<String> out = new ArrayList<>();
-        for (String h : inv.hosts()) if (union.contains(h)) out.add(h);
-        return out;
+        return new ArrayList<>(hosts);
     }
 
-    private Set<String> term(String body) {
-        if (body.startsWith("@")) return fromFile(body.substring(1));
-        Set<String> found = match(body);
+    private List<String> term(String body) {
+        if (body.startsWith("@")) return new ArrayList<>(fromFile(body.substring(1)));
+        List<String> found = match(body);
         if (found == null) throw noMatch(body);
         return found;
     }
 
-    /** Hosts matched by one term, or null when it matches nothing (an empty defined group matches). */
-    private Set<String> match(String body) {
-        if (body.equals("all") || body.equals("*")) return new LinkedHashSet<>(inv.hosts());
-        if (body.startsWith("~")) return regex(body);
-        if (inv.hasHost(body)) return new LinkedHashSet<>(List.of(body));
-        if (inv.groups().containsKey(body)) return new LinkedHashSet<>(inv.groups().get(body));
-        if (body.indexOf('[') >= 0 || body.indexOf(']') >= 0) return range(body);
-        if (body.indexOf('*') >= 0 || body.indexOf('?') >= 0) return glob(body);
-        return null;
+    /**
+     * Hosts matched by one term in Ansible's order, or null when it matches nothing (a defined
+     * group that is empty matches). A trailing subscript {@code [i]}, {@code [-i]}, {@code [i:j]}
+     * (inclusive), {@code [i:]} or {@code [i-j]} selects from what the rest matched, as Ansible's
+     * {@code _apply_subscript}; when the rest matches nothing the brackets are a host range
+     * ({@code gpu[01:04]}, rocectl's extension).
+     */
+    private List<String> match(String body) {
+        if (body.startsWith("~")) return enumerate(body);
+        Matcher m = SUBSCRIPT.matcher(body);
+        if (m.matches()) {
+            List<String> hosts = enumerate(m.group(1));
+            if (hosts == null || hosts.isEmpty()) return hosts == null ? range(body) : hosts;
+            return subscript(body, hosts, m);
+        }
+        List<String> hosts = enumerate(body);
+        if (hosts == null && (body.indexOf('[') >= 0 || body.indexOf(']') >= 0)) return range(body);
+        return hosts;
     }
 
-    private Set<String> range(String body) {
+    private List<String> subscript(String body, List<String> hosts, Matcher m) {
+        int n = hosts.size();
+        try {
+            if (m.group(2) != null) {
+                int i = Integer.parseInt(m.group(2));
+                if (i < -n || i >= n) throw new IndexOutOfBoundsException();
+                return List.of(hosts.get(i < 0 ? n + i : i));
+            }
+            int start = Integer.parseInt(m.group(3));
+            int end = m.group(5).isEmpty() ? -1 : Integer.parseInt(m.group(5));
+            if (end == 0) { // Ansible reads an end of 0 as "no end": [i:0] is [i]
+                if (start >= n) throw new IndexOutOfBoundsException();
+                return List.of(hosts.get(start));
+            }
+            if (end == -1) end = n - 1;
+            int from = Math.min(start, n);
+            int to = Math.max(from, Math.min(end + 1, n));
+            // Ansible's slice of nothing selects no host (its play is skipped); here, as for any
+            // pattern that matches nothing, that is an error
+            if (from >= to) throw new IndexOutOfBoundsException();
+            return new ArrayList<>(hosts.subList(from, to));
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            throw new InputError("no hosts matched the subscripted pattern '" + body + "'"
+                    + (n > 0 ? " (it selects from " + n + " host" + (n == 1 ? "" : "s") + ")" : ""));
+        }
+    }
+
+    /**
+     * Ansible's {@code _enumerate_matches}: the hosts of every group whose name matches (glob or
+     * {@code ~regex}; groups in definition order, each in its own order), then, when no group
+     * matched or the term is a regex or contains {@code . ? * [}, the hosts whose names match.
+     * Null when nothing matched.
+     */
+    private List<String> enumerate(String expr) {
+        Predicate<String> test = expr.startsWith("~") ? regex(expr) : glob(expr);
+        List<String> out = new ArrayList<>();
+        boolean anyGroup = false;
+        for (var g : inv.groups().entrySet()) {
+            if (test.test(g.getKey())) {
+                anyGroup = true;
+                out.addAll(g.getValue());
+            }
+        }
+        boolean special = expr.startsWith("~") || expr.chars().anyMatch(c -> c == '.' || c == '?' || c == '*' || c == '[');
+        if (!anyGroup || special) {
+            for (String h : inv.hosts()) if (test.test(h)) out.add(h);
+        }
+        return anyGroup || !out.isEmpty() ? out : null;
+    }
+
+    private List<String> range(String body) {
         List<String> names;
         try {
             names = NodeSet.expand(body);
         } catch (IllegalArgumentException e) {
-            throw new InputError("bad host range in pattern '" + pattern + "': " + e.getMessage());
+            return null;
         }
+        if (names.size() == 1 && names.get(0).equals(body)) return null;
         Set<String> out = new LinkedHashSet<>();
         boolean any = false;
         for (String n : names) {
-            Set<String> m = n.equals("all") || n.startsWith("~") ? null : match(n);
+            List<String> m = n.equals("all") || n.startsWith("~") ? null : enumerate(n);
             if (m != null) {
                 any = true;
                 out.addAll(m);
             }
         }
-        return any ? out : null;
+        return any ? new ArrayList<>(out) : null;
     }
 
-    private Set<String> glob(String body) {
+    /** Python's {@code fnmatch.translate}: {@code *}, {@code ?}, {@code [seq]}, {@code [!seq]}, whole name. */
+    private static Predicate<String> glob(String body) {
         StringBuilder re = new StringBuilder();
-        for (char c : body.toCharArray()) {
-            if (c == '*') re.append(".*");
-            else if (c == '?') re.append('.');
-            else re.append(Pattern.quote(String.valueOf(c)));
+        int i = 0;
+        int n = body.length();
+        while (i < n) {
+            char c = body.charAt(i++);
+            if (c == '*') {
+                re.append(".*");
+            } else if (c == '?') {
+                re.append('.');
+            } else if (c == '[') {
+                int j = i;
+                if (j < n && body.charAt(j) == '!') j++;
+                if (j < n && body.charAt(j) == ']') j++;
+                while (j < n && body.charAt(j) != ']') j++;
+                if (j >= n) {
+                    re.append("\\[");
+                } else {
+                    String stuff = body.substring(i, j);
+                    i = j + 1;
+                    StringBuilder cls = new StringBuilder("[");
+                    int k = 0;
+                    if (stuff.startsWith("!")) {
+                        cls.append('^');
+                        k = 1;
+                    }
+                    for (; k < stuff.length(); k++) {
+                        char d = stuff.charAt(k);
+                        if (d == '\\' || d == '[' || d == '&' || d == '~' || d == '|' || d == '^' && k > 0) cls.append('\\');
+                        cls.append(d);
+                    }
+                    re.append(cls).append(']');
+                }
+            } else {
+                re.append(Pattern.quote(String.valueOf(c)));
+            }
         }
-        Pattern p = Pattern.compile(re.toString());
-        return byName(name -> p.matcher(name).matches());
+        Pattern p;
+        try {
+            p = Pattern.compile(re.toString(), Pattern.DOTALL);
+        } catch (PatternSyntaxException e) {
+            return name -> false; // such as [05-01]: not a glob; the caller may read it as a host range
+        }
+        return name -> p.matcher(name).matches();
     }
 
-    private Set<String> regex(String body) {
+    private Predicate<String> regex(String body) {
         Pattern p;
         try {
             p = Pattern.compile(body.substring(1));
         } catch (PatternSyntaxException e) {
             throw new InputError("bad regular expression '" + body + "' in host pattern: " + e.getDescription());
         }
-        return byName(name -> p.matcher(name).lookingAt());
-    }
-
-    private Set<String> byName(Predicate<String> test) {
-        Set<String> out = new LinkedHashSet<>();
-        boolean any = false;
-        for (var g : inv.groups().entrySet()) {
-            if (test.test(g.getKey())) {
-                any = true;
-                out.addAll(g.getValue());
-            }
-        }
-        for (String h : inv.hosts()) {
-            if (test.test(h)) {
-                any = true;
-                out.add(h);
-            }
-        }
-        return any ? out : null;
+        return name -> p.matcher(name).lookingAt();
     }
 
     private Set<String> fromFile(String name) {
@@ -190,7 +279,7 @@ public final class HostPattern {
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) continue;
-            Set<String> m = match(line);
+            List<String> m = inv.hasHost(line) ? List.of(line) : match(line);
             if (m == null) {
                 throw new InputError(name, i + 1, 1, "no host or group matches '" + line + "'" + hint(line));
             }

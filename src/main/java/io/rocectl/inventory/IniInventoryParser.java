@@ -54,8 +54,10 @@ final class IniInventoryParser {
             int lineNo = n + 1;
             if (line.isEmpty() || line.charAt(0) == '#' || line.charAt(0) == ';') continue;
             int indent = raw.indexOf(line.charAt(0));
-            if (line.charAt(0) == '[') {
-                Matcher m = SECTION.matcher(line);
+            // as Ansible's ini plugin: a line that is not a section header but starts with '[' and
+            // does not end with ']' is a host line, such as [2001:db8::2]:2222
+            Matcher m = SECTION.matcher(line);
+            if (m.matches() || line.charAt(0) == '[' && line.replaceFirst("\\s*[#;].*$", "").endsWith("]")) {
                 if (!m.matches()) {
                     throw new InputError(file, lineNo, indent + 1, "invalid section header '" + line
                             + "' (expected [group], [group:children] or [group:vars])");
@@ -109,7 +111,6 @@ final class IniInventoryParser {
             throw new InputError(file, lineNo, first.column() + 1, e.getMessage());
         }
         Map<String, Object> vars = new LinkedHashMap<>();
-        if (spec.port() != null) vars.put("ansible_port", spec.port());
         for (Shlex.Word w : words.subList(1, words.size())) {
             int eq = w.text().indexOf('=');
             if (eq < 0) {
@@ -125,7 +126,7 @@ final class IniInventoryParser {
             if (bad != null) throw new InputError(file, lineNo, w.column() + 1, bad);
             vars.put(name, value);
         }
-        for (String h : spec.names()) b.addHost(group, h, vars);
+        for (String h : spec.names()) b.addHost(group, h, vars, spec.port());
     }
 
     private void varLine(String group, String line, int lineNo, int indent) {

@@ -36,27 +36,27 @@ public final class Inventory {
     private final Map<String, Set<String>> parents = new HashMap<>();
     private final Map<String, List<String>> members = new LinkedHashMap<>();
     private final Map<String, Set<String>> memberSets = new HashMap<>();
+    private final List<String> allDirect;
 
     Inventory(Path file, Map<String, Host> hosts, Map<String, Group> groups, Map<String, Integer> priorities,
-            Map<String, Map<String, Object>> groupVarsDir, Map<String, Map<String, Object>> hostVarsDir) {
+            Map<String, Map<String, Object>> groupVarsDir, Map<String, Map<String, Object>> hostVarsDir,
+            List<String> allDirect) {
         this.file = file;
         this.hosts = Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
         this.groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
         this.priorities = Map.copyOf(priorities);
         this.groupVarsDir = Map.copyOf(groupVarsDir);
         this.hostVarsDir = Map.copyOf(hostVarsDir);
+        this.allDirect = List.copyOf(allDirect);
         for (Group g : groups.values()) {
             parents.putIfAbsent(g.name(), new LinkedHashSet<>());
             for (String c : g.children()) parents.computeIfAbsent(c, k -> new LinkedHashSet<>()).add(g.name());
         }
         for (Group g : groups.values()) depthOf(g.name());
         for (Group g : groups.values()) {
-            Set<String> all = new LinkedHashSet<>();
-            collect(g.name(), all);
-            List<String> ordered = new ArrayList<>();
-            for (String h : hosts.keySet()) if (all.contains(h)) ordered.add(h);
+            List<String> ordered = walkHosts(g.name());
             members.put(g.name(), Collections.unmodifiableList(ordered));
-            memberSets.put(g.name(), all);
+            memberSets.put(g.name(), new LinkedHashSet<>(ordered));
         }
     }
 
@@ -70,7 +70,10 @@ public final class Inventory {
         return new ArrayList<>(hosts.keySet());
     }
 
-    /** Every group with all its hosts (children included), in host file order: the {@code groups} variable. */
+    /**
+     * Every group with all its hosts (children included): the {@code groups} variable. Hosts are in
+     * Ansible's order (see {@link #walkHosts}), which is also the order of {@code hosts: group}.
+     */
     public Map<String, List<String>> groups() {
         return Collections.unmodifiableMap(members);
     }
@@ -162,14 +165,38 @@ public final class Inventory {
         return best;
     }
 
-    private void collect(String group, Set<String> into) {
-        Group g = groups.get(group);
-        if (group.equals("all")) {
-            into.addAll(hosts.keySet());
-            return;
+    /**
+     * A group's hosts as Ansible's {@code Group.get_hosts()} lists them: its own hosts, then the
+     * hosts of its descendants, walking the group tree level by level (the children of the group,
+     * then their children, ...), each group's hosts in the order they were added, first
+     * occurrence kept. Groups of one level are visited in definition order (Ansible visits a set
+     * there, which for a tree built from one file is creation order in practice).
+     */
+    private List<String> walkHosts(String group) {
+        List<String> ordered = new ArrayList<>();
+        ordered.add(group);
+        ordered.addAll(groups.get(group).children());
+        Set<String> seen = new LinkedHashSet<>();
+        Set<String> unprocessed = new LinkedHashSet<>(ordered);
+        while (!unprocessed.isEmpty()) {
+            seen.addAll(unprocessed);
+            Set<String> next = new LinkedHashSet<>();
+            for (String name : groups.keySet()) {
+                if (!unprocessed.contains(name)) continue;
+                for (String c : groups.get(name).children()) {
+                    next.add(c);
+                    if (!seen.contains(c)) ordered.add(c);
+                }
+            }
+            next.removeAll(seen);
+            unprocessed = next;
         }
-        into.addAll(g.hosts());
-        for (String c : g.children()) collect(c, into);
+        Set<String> out = new LinkedHashSet<>();
+        for (String g : ordered) {
+            if (g.equals("all")) out.addAll(allDirect);
+            else out.addAll(groups.get(g).hosts());
+        }
+        return new ArrayList<>(out);
     }
 
     static Map<String, Object> frozen(Map<String, Object> vars) {

@@ -27,6 +27,8 @@ final class InventoryBuilder {
 
     private final Map<String, G> groups = new LinkedHashMap<>();
     private final Map<String, Map<String, Object>> hosts = new LinkedHashMap<>();
+    /** Groups written as children of {@code all} (YAML {@code all: children:}), in link order. */
+    private final Set<String> allChildren = new LinkedHashSet<>();
 
     InventoryBuilder() {
         groups.put(ALL, new G());
@@ -51,8 +53,23 @@ final class InventoryBuilder {
 
     /** Adds the host to the group (creating both as needed) and merges its inline vars. */
     void addHost(String group, String host, Map<String, Object> vars) {
-        hosts.computeIfAbsent(host, k -> new LinkedHashMap<>()).putAll(vars);
-        if (!group.equals(ALL)) group(group).hosts.add(host);
+        addHost(group, host, vars, null);
+    }
+
+    /**
+     * Adds the host to the group and merges its inline vars; a {@code host:port} port is kept only
+     * when the host is new (Ansible's {@code Host(name, port)}: a later {@code host:other} keeps the
+     * first port, while an explicit {@code ansible_port} variable still overrides).
+     */
+    void addHost(String group, String host, Map<String, Object> vars, Integer port) {
+        Map<String, Object> hv = hosts.get(host);
+        if (hv == null) {
+            hv = new LinkedHashMap<>();
+            if (port != null) hv.put("ansible_port", port);
+            hosts.put(host, hv);
+        }
+        hv.putAll(vars);
+        group(group).hosts.add(host);
     }
 
     /**
@@ -65,6 +82,7 @@ final class InventoryBuilder {
         }
         if (parent.equals(ALL)) {
             group(child);
+            allChildren.add(child);
             return;
         }
         List<String> path = path(child, parent);
@@ -103,12 +121,16 @@ final class InventoryBuilder {
         for (G g : groups.values()) hasParent.addAll(g.children);
         Set<String> grouped = new LinkedHashSet<>();
         for (Map.Entry<String, G> e : groups.entrySet()) {
-            if (!e.getKey().equals(UNGROUPED)) grouped.addAll(e.getValue().hosts);
+            if (!e.getKey().equals(UNGROUPED) && !e.getKey().equals(ALL)) grouped.addAll(e.getValue().hosts);
         }
         Map<String, Group> out = new LinkedHashMap<>();
+        // Ansible's all.child_groups: ungrouped (linked when the inventory is created), the groups
+        // written under all's children, then every other group without a parent, in creation order.
         List<String> top = new ArrayList<>();
+        top.add(UNGROUPED);
+        for (String name : allChildren) if (!top.contains(name)) top.add(name);
         for (String name : groups.keySet()) {
-            if (!name.equals(ALL) && !hasParent.contains(name)) top.add(name);
+            if (!name.equals(ALL) && !hasParent.contains(name) && !top.contains(name)) top.add(name);
         }
         out.put(ALL, new Group(ALL, groups.get(ALL).vars, List.of(), top));
         List<String> ungrouped = new ArrayList<>();
@@ -139,6 +161,7 @@ final class InventoryBuilder {
         for (Map.Entry<String, Map<String, Object>> e : hosts.entrySet()) {
             hs.put(e.getKey(), new Host(e.getKey(), e.getValue()));
         }
-        return new Inventory(file, hs, out, priorities, groupVarsDir, hostVarsDir);
+        return new Inventory(file, hs, out, priorities, groupVarsDir, hostVarsDir,
+                new ArrayList<>(groups.get(ALL).hosts));
     }
 }

@@ -2,10 +2,11 @@ package io.rocectl.inventory;
 
 import io.rocectl.error.InputError;
 import io.rocectl.yaml.YamlReader;
-import io.rocectl.hostset.NodeSet;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,14 +19,23 @@ import java.util.stream.Stream;
  * <p>Format: {@code .yml}, {@code .yaml} and {@code .json} files are YAML; {@code .ini} files are
  * INI; any other file is YAML when it parses as a mapping of groups (with {@code hosts},
  * {@code children} or {@code vars}, or an {@code all} key) and INI otherwise. A directory loads
- * every file in it (name order; hidden files, {@code *~}, {@code .retry}, {@code .orig},
- * {@code .bak}, {@code .cfg}, {@code .md} skipped) into one inventory. {@code group_vars/} and
+ * every file in it and its subdirectories, as Ansible does (name order, subdirectories where they
+ * sort; hidden files and Ansible's ignored extensions {@link #IGNORED_EXTS}, including
+ * {@code .ini}, skipped) into one inventory. A path that does not exist and contains a comma is
+ * a host list ({@link #fromHostList}). {@code group_vars/} and
  * {@code host_vars/} beside the file (or inside the directory) are read for the inventory's
  * groups and hosts.
  */
 public final class InventoryLoader {
     private static final Pattern YAML_KEY_LINE = Pattern.compile("^[A-Za-z0-9_.-]+:\\s*(#.*)?$");
-    private static final List<String> SKIPPED = List.of("~", ".retry", ".orig", ".bak", ".cfg", ".md", ".swp");
+    /**
+     * Ansible's default {@code INVENTORY_IGNORE_EXTS} (ansible-core 2.14 {@code config/base.yml}:
+     * {@code REJECT_EXTS} plus {@code .orig .ini .cfg .retry}): files of a directory inventory
+     * ending in these are not read.
+     */
+    static final List<String> IGNORED_EXTS = List.of(".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt",
+            ".rst", ".orig", ".ini", ".cfg", ".retry");
+    private static final List<String> IGNORED_NAMES = List.of("host_vars", "group_vars", "vars_plugins");
 
     private InventoryLoader() {}
 
@@ -43,6 +53,8 @@ public final class InventoryLoader {
         } else if (Files.isRegularFile(path)) {
             dir = path.toAbsolutePath().getParent();
             parseFile(path, b);
+        } else if (!Files.exists(path) && path.toString().contains(",")) {
+            return fromHostList(path.toString(), Path.of("").toAbsolutePath());
         } else {
             throw new InputError(path.toString(), 0, 0, "inventory not found");
         }
@@ -51,17 +63,24 @@ public final class InventoryLoader {
     }
 
     /**
-     * An inventory of ungrouped hosts from a comma-separated list ({@code -i gpu[01-04],mgmt1,}),
-     * as Ansible accepts for {@code -i a,b,}; ranges expand. {@code baseDir} resolves relative
-     * key/known_hosts paths.
+     * An inventory of ungrouped hosts from a comma-separated list ({@code -i a,b:2222,}), as
+     * Ansible's {@code host_list} plugin reads it ({@link HostSpec#listEntry}: no ranges, so
+     * {@code gpu[01-04],} is one host of that name; a repeated host keeps its first port).
+     * {@code baseDir} resolves relative key/known_hosts paths.
      */
     public static Inventory fromHostList(String list, Path baseDir) {
         InventoryBuilder b = new InventoryBuilder();
-        String trimmed = list.strip().replaceAll(",+$", "");
-        try {
-            for (String h : NodeSet.expand(trimmed)) b.addHost(InventoryBuilder.UNGROUPED, h, Map.of());
-        } catch (IllegalArgumentException e) {
-            throw new InputError("option -i", 0, 0, e.getMessage());
+        for (String entry : list.split(",")) {
+            String e = entry.strip();
+            if (e.isEmpty()) continue;
+            HostSpec spec;
+            try {
+                spec = HostSpec.listEntry(e);
+            } catch (IllegalArgumentException ex) {
+                throw new InputError("option -i", 0, 0, ex.getMessage());
+            }
+            String h = spec.names().get(0);
+            if (!b.hostNames().contains(h)) b.addHost(InventoryBuilder.UNGROUPED, h, Map.of(), spec.port());
         }
         return b.build(baseDir.resolve("(host list)"), Map.of(), Map.of());
     }
@@ -100,17 +119,30 @@ public final class InventoryLoader {
         return false;
     }
 
+    /**
+     * The inventory files of a directory as Ansible's {@code parse_source} finds them: entries in
+     * name order, hidden ones, {@code group_vars}, {@code host_vars}, {@code vars_plugins} and
+     * names ending in one of {@link #IGNORED_EXTS} skipped, subdirectories descended into where
+     * they sort.
+     */
     private static List<Path> files(Path dir) {
+        List<Path> out = new ArrayList<>();
+        collect(dir, out);
+        return out;
+    }
+
+    private static void collect(Path dir, List<Path> out) {
+        List<Path> entries;
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(Files::isRegularFile)
-                    .filter(p -> {
-                        String n = p.getFileName().toString();
-                        return !n.startsWith(".") && SKIPPED.stream().noneMatch(n::endsWith);
-                    })
-                    .sorted()
-                    .toList();
+            entries = s.sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
         } catch (IOException e) {
             throw new InputError(dir.toString(), 0, 0, "cannot list inventory directory: " + e.getMessage());
+        }
+        for (Path p : entries) {
+            String n = p.getFileName().toString();
+            if (n.startsWith(".") || IGNORED_NAMES.contains(n) || IGNORED_EXTS.stream().anyMatch(n::endsWith)) continue;
+            if (Files.isDirectory(p)) collect(p, out);
+            else if (Files.isRegularFile(p)) out.add(p);
         }
     }
 }

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.UncheckedIOException;
+import io.rocectl.yaml.Unsafe;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +19,7 @@ import java.util.Map;
  * and indented by four spaces, as Ansible prints them.
  */
 public final class InventoryRender {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter(Separators.createDefaultInstance()
                     .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
                     .withObjectEmptySeparator("")
@@ -75,9 +76,41 @@ public final class InventoryRender {
         sb.append(name).append('\n');
     }
 
+    /**
+     * The value as Python's {@code json.dumps(sort_keys=True)} sees it: mapping keys sorted (numbers
+     * numerically, strings by code point) and printed as JSON strings ({@code 1}, {@code true});
+     * an {@code !unsafe} string as Ansible's {@code {"__ansible_unsafe": text}}. Ansible prints a
+     * document whose mapping mixes number and string keys unsorted (with a warning); here such
+     * keys are sorted by their text.
+     */
+    static Object pythonView(Object v) {
+        if (v instanceof Unsafe u) return Map.of("__ansible_unsafe", u.text());
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>();
+            for (Object o : l) out.add(pythonView(o));
+            return out;
+        }
+        if (!(v instanceof Map<?, ?> m)) return v;
+        boolean numeric = !m.isEmpty() && m.keySet().stream().allMatch(k -> k instanceof Number || k instanceof Boolean);
+        List<Map.Entry<?, ?>> entries = new ArrayList<>(m.entrySet());
+        if (numeric) {
+            entries.sort(Comparator.comparingDouble(e -> number(e.getKey())));
+        } else {
+            entries.sort(Comparator.comparing(e -> String.valueOf(e.getKey())));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : entries) out.put(String.valueOf(e.getKey()), pythonView(e.getValue()));
+        return out;
+    }
+
+    private static double number(Object k) {
+        if (k instanceof Boolean b) return b ? 1 : 0;
+        return ((Number) k).doubleValue();
+    }
+
     private static String write(Object doc) {
         try {
-            return JSON.writer(PRETTY).writeValueAsString(doc) + "\n";
+            return JSON.writer(PRETTY).writeValueAsString(pythonView(doc)) + "\n";
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class VarsDirs {
                 if (!Files.exists(p)) continue;
                 Map<String, Object> vars = new LinkedHashMap<>();
                 if (Files.isDirectory(p)) {
-                    for (Path f : walk(p)) if (isVarsFile(f.getFileName().toString())) vars.putAll(read(f));
+                    for (Path f : walk(p)) vars.putAll(read(f));
                 } else {
                     vars.putAll(read(p));
                 }
@@ -48,12 +49,6 @@ final class VarsDirs {
             }
         }
         return out;
-    }
-
-    private static boolean isVarsFile(String fn) {
-        if (fn.startsWith(".")) return false;
-        int dot = fn.lastIndexOf('.');
-        return dot < 0 || EXTENSIONS.contains(fn.substring(dot));
     }
 
     private static Map<String, Object> read(Path f) {
@@ -73,18 +68,31 @@ final class VarsDirs {
         return out;
     }
 
+    /**
+     * The files of a {@code group_vars/N/} directory as Ansible's {@code _get_dir_vars_files}
+     * lists them: entries in name order, hidden ones and {@code *~} skipped, a subdirectory
+     * without an extension descended into where it sorts, files without an extension or with
+     * {@code .yml}, {@code .yaml}, {@code .json}.
+     */
     private static List<Path> walk(Path dir) {
         List<Path> out = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.filter(Files::isRegularFile).filter(p -> !hidden(dir, p)).sorted().forEach(out::add);
+        List<Path> entries;
+        try (Stream<Path> s = Files.list(dir)) {
+            entries = s.sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        for (Path p : entries) {
+            String n = p.getFileName().toString();
+            if (n.startsWith(".") || n.endsWith("~")) continue;
+            int dot = n.lastIndexOf('.');
+            String ext = dot <= 0 ? "" : n.substring(dot);
+            if (Files.isDirectory(p)) {
+                if (ext.isEmpty()) out.addAll(walk(p));
+            } else if (Files.isRegularFile(p) && (ext.isEmpty() || EXTENSIONS.contains(ext))) {
+                out.add(p);
+            }
+        }
         return out;
-    }
-
-    private static boolean hidden(Path root, Path p) {
-        for (Path part : root.relativize(p)) if (part.toString().startsWith(".")) return true;
-        return false;
     }
 }

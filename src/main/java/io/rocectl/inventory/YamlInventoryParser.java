@@ -133,7 +133,6 @@ final class YamlInventoryParser {
             throw doc.error(key, e.getMessage());
         }
         Map<String, Object> hv = new LinkedHashMap<>();
-        if (spec.port() != null) hv.put("ansible_port", spec.port());
         if (!YamlDoc.isNull(vars)) {
             if (!(vars instanceof YamlMapping)) {
                 throw doc.error(vars, "vars of host '" + token + "' must be a mapping, got " + YamlDoc.describe(vars));
@@ -143,6 +142,6 @@ final class YamlInventoryParser {
             Map<Object, Object> map = (Map<Object, Object>) doc.value(vars);
             for (Map.Entry<Object, Object> e : map.entrySet()) hv.put(String.valueOf(e.getKey()), e.getValue());
         }
-        for (String h : spec.names()) b.addHost(group, h, hv);
+        for (String h : spec.names()) b.addHost(group, h, hv, spec.port());
     }
 }

@@ -85,6 +85,17 @@ public final class YamlFile {
         Values(LoaderOptions options) {
             super(options);
             this.yamlConstructors.put(Tag.TIMESTAMP, new ConstructYamlStr());
+            // Ansible's !unsafe: the scalar's text, never templated
+            this.yamlConstructors.put(new Tag("!unsafe"), new org.yaml.snakeyaml.constructor.AbstractConstruct() {
+                @Override
+                public Object construct(Node node) {
+                    if (!(node instanceof org.yaml.snakeyaml.nodes.ScalarNode sn)) {
+                        throw new org.yaml.snakeyaml.constructor.ConstructorException(null, null,
+                                "!unsafe applies to a string, not to a " + node.getNodeId(), node.getStartMark()) { };
+                    }
+                    return new Unsafe(sn.getValue());
+                }
+            });
         }
 
         Object construct(Node node) {

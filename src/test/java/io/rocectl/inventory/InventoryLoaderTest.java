@@ -117,9 +117,12 @@ class InventoryLoaderTest {
 
     @Test
     void hostListInventory() {
-        Inventory inv = InventoryLoader.fromHostList("gpu[01-03],mgmt1,", Path.of("."));
-        assertEquals(List.of("gpu01", "gpu02", "gpu03", "mgmt1"), inv.hosts());
+        // Ansible's host_list plugin: no ranges (one literal name), host:port, [v6]:port, first port kept
+        Inventory inv = InventoryLoader.fromHostList("gpu[01-03],mgmt1:2222, [2001:db8::2]:22 ,mgmt1:2200,", Path.of("."));
+        assertEquals(List.of("gpu[01-03]", "mgmt1", "2001:db8::2"), inv.hosts());
         assertEquals(inv.hosts(), inv.groups().get("ungrouped"));
+        assertEquals(2222, inv.varsFor("mgmt1").get("ansible_port"));
+        assertEquals(22, inv.varsFor("2001:db8::2").get("ansible_port"));
     }
 
     @Test

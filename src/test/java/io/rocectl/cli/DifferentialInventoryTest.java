@@ -1,0 +1,217 @@
+package io.rocectl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rocectl.error.InputError;
+import io.rocectl.inventory.Inventory;
+import io.rocectl.inventory.InventoryLoader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The inventory half of the differential suite: every check of
+ * {@code src/test/resources/differential/inventory/cases/NAME/commands} is run through rocectl
+ * (in-process, no host contacted) and compared with what real Ansible printed for it, recorded by
+ * {@code src/test/resources/differential/record-inventory.sh} into {@code expected/NAME/NN.*}.
+ *
+ * <p>Where Ansible exits 0, rocectl must exit 0 and print the same bytes (the {@code groups} check
+ * compares each group's host list, in order). Where Ansible fails, rocectl must refuse with exit
+ * 5 (bad input). A check marked {@code known(REASON)} is a difference the README states: when
+ * REASON starts with {@code exit N}, rocectl must exit N; otherwise it must print
+ * {@code expected-rocectl/NAME/NN.out}, and that must differ from Ansible's (else the mark is stale).
+ */
+class DifferentialInventoryTest {
+    private static final Path ROOT = Path.of("src/test/resources/differential/inventory");
+    private static final Pattern KNOWN = Pattern.compile("^known\\(([^)]*)\\)\\s*(.*)$");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private record Run(int rc, String out, String err) {}
+
+    @TestFactory
+    Stream<DynamicTest> everyRecordedCheckMatchesAnsible() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        List<Path> cases;
+        try (Stream<Path> s = Files.list(ROOT.resolve("cases"))) {
+            cases = s.filter(Files::isDirectory).sorted().toList();
+        }
+        for (Path c : cases) {
+            int n = 0;
+            for (String line : Files.readAllLines(c.resolve("commands"))) {
+                if (line.isBlank() || line.startsWith("#")) continue;
+                n++;
+                String nn = String.format("%02d", n);
+                String name = c.getFileName() + "/" + nn + " " + line;
+                tests.add(DynamicTest.dynamicTest(name, () -> check(c, nn, line)));
+            }
+        }
+        return tests.stream();
+    }
+
+    private void check(Path caseDir, String nn, String line) throws IOException {
+        Path exp = ROOT.resolve("expected").resolve(caseDir.getFileName().toString());
+        String ansibleOut = Files.readString(exp.resolve(nn + ".out"));
+        int ansibleRc = Integer.parseInt(Files.readString(exp.resolve(nn + ".rc")).strip());
+        String known = null;
+        Matcher m = KNOWN.matcher(line);
+        if (m.matches()) {
+            known = m.group(1);
+            line = m.group(2);
+        }
+        String[] w = line.strip().split("\\s+");
+        Run r = run(caseDir, w);
+        String what = caseDir.getFileName() + "/" + nn + " `" + line + "` (" + Files.readString(exp.resolve(nn + ".cmd")).strip() + ")";
+        if (known != null) {
+            Matcher exit = Pattern.compile("^exit (\\d+)").matcher(known);
+            if (exit.find()) {
+                assertEquals(Integer.parseInt(exit.group(1)), r.rc(), what + ": documented difference (" + known + "): " + r.err());
+            } else {
+                Path mine = ROOT.resolve("expected-rocectl").resolve(caseDir.getFileName().toString()).resolve(nn + ".out");
+                assertEquals(0, r.rc(), what + ": " + r.err());
+                assertEquals(Files.readString(mine), r.out(), what + ": documented difference (" + known + ")");
+                assertNotEquals(ansibleOut, r.out(), what + ": marked known but now equal to Ansible's; drop the mark");
+            }
+            return;
+        }
+        if (ansibleRc != 0) {
+            assertEquals(ExitCodes.BAD_INPUT, r.rc(), what + ": Ansible failed (rc " + ansibleRc + "), rocectl must refuse: " + r.out());
+            return;
+        }
+        assertEquals(0, r.rc(), what + ": " + r.err());
+        if (w[0].equals("groups")) {
+            assertEquals(ansibleGroups(ansibleOut), JSON.readTree(r.out()), what);
+        } else {
+            assertEquals(ansibleOut, r.out(), what);
+        }
+    }
+
+    /** The {@code groups} variable from {@code localhost | SUCCESS => {"groups": {...}}}. */
+    private static JsonNode ansibleGroups(String out) throws IOException {
+        return JSON.readTree(out.substring(out.indexOf("=>") + 2)).get("groups");
+    }
+
+    private Run run(Path caseDir, String[] w) {
+        String inv = inventoryArg(caseDir, w[1]);
+        return switch (w[0]) {
+            case "list" -> cli("inventory", "-i", inv, "--list");
+            case "graph" -> cli("inventory", "-i", inv, "--graph");
+            case "host" -> cli("inventory", "-i", inv, "--host", w[2]);
+            case "hosts" -> {
+                String limit = w.length > 3 ? limitArg(caseDir, w[3]) : null;
+                if (w[2].equals("all") && limit != null) yield cli("inventory", "-i", inv, "-l", limit);
+                yield captured(() -> InventoryCommand.listHosts(InventoryLoader.load(Path.of(inv)), w[2], limit));
+            }
+            case "groups" -> captured(() -> {
+                Inventory i = InventoryLoader.load(Path.of(inv));
+                Map<String, List<String>> sorted = new LinkedHashMap<>(i.groups());
+                try {
+                    return JSON.writeValueAsString(sorted);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            default -> throw new IllegalArgumentException("unknown check " + Arrays.toString(w));
+        };
+    }
+
+    /** The case directory is Ansible's working directory: relative paths resolve against it. */
+    private static String inventoryArg(Path caseDir, String arg) {
+        Path p = caseDir.resolve(arg);
+        return Files.exists(p) || !arg.contains(",") ? p.toString() : arg;
+    }
+
+    private static String limitArg(Path caseDir, String limit) {
+        List<String> out = new ArrayList<>();
+        for (String t : limit.split(",", -1)) out.add(t.startsWith("@") ? "@" + caseDir.resolve(t.substring(1)) : t);
+        return String.join(",", out);
+    }
+
+    private static Run captured(java.util.function.Supplier<String> body) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldErr = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            return new Run(0, body.get(), err.toString(StandardCharsets.UTF_8));
+        } catch (InputError e) {
+            return new Run(ExitCodes.BAD_INPUT, "", e.oneLine());
+        } finally {
+            System.setErr(oldErr);
+        }
+    }
+
+    private static Run cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            int rc = Main.execute(args);
+            return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    /**
+     * {@code --limit @FILE} and {@code --limit=@FILE}: the file is read relative to the working
+     * directory (not the inventory's), every line of it counts (picocli does not expand it), and a
+     * file naming no host applies no limit, as Ansible's {@code InventoryManager.subset}.
+     */
+    @Test
+    void limitFileIsRelativeToTheWorkingDirectoryInBothOptionForms() throws IOException {
+        Path dir = Path.of("target", "differential-limit");
+        Files.createDirectories(dir.resolve("inv"));
+        Files.writeString(dir.resolve("inv/hosts"), "[gpu]\ngpu01\ngpu02\ngpu03\n");
+        Files.writeString(dir.resolve("inv/two.retry"), "gpu01\n");
+        Files.writeString(dir.resolve("two.retry"), "gpu03\ngpu02\n");
+        Files.writeString(dir.resolve("empty.retry"), "");
+        String inv = dir.resolve("inv/hosts").toString();
+        String rel = dir.resolve("two.retry").toString(); // relative to the JVM's working directory
+        assertEquals(new Run(0, "  hosts (2):\n    gpu02\n    gpu03\n", ""), cli("inventory", "-i", inv, "-l", "@" + rel));
+        assertEquals(new Run(0, "  hosts (2):\n    gpu02\n    gpu03\n", ""), cli("inventory", "-i", inv, "--limit=@" + rel));
+        Run empty = cli("inventory", "-i", inv, "--limit", "@" + dir.resolve("empty.retry"));
+        assertEquals("  hosts (3):\n    gpu01\n    gpu02\n    gpu03\n", empty.out());
+        assertEquals(0, empty.rc());
+        Run missing = cli("inventory", "-i", inv, "-l", "@" + dir.resolve("nope.retry"));
+        assertEquals(ExitCodes.BAD_INPUT, missing.rc(), missing.err());
+    }
+
+    /** The checks are the suite: a case directory without recorded outputs is a mistake. */
+    @Test
+    void everyCaseIsRecorded() throws IOException {
+        try (Stream<Path> s = Files.list(ROOT.resolve("cases"))) {
+            for (Iterator<Path> it = s.iterator(); it.hasNext();) {
+                Path c = it.next();
+                long checks = Files.readAllLines(c.resolve("commands")).stream()
+                        .filter(l -> !l.isBlank() && !l.startsWith("#")).count();
+                long recorded;
+                try (Stream<Path> e = Files.list(ROOT.resolve("expected").resolve(c.getFileName().toString()))) {
+                    recorded = e.filter(p -> p.toString().endsWith(".rc")).count();
+                }
+                assertEquals(checks, recorded, c + ": run record-inventory.sh");
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+ansible-inventory -i ../../../../../../../inventory/a800.yaml --list

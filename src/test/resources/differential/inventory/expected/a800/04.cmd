@@ -1,0 +1,1 @@
+ansible -i ../../../../../../../inventory/a800.ini all --list-hosts

@@ -1,0 +1,1 @@
+ansible -i inv localhost -c local -m debug -a var=groups

@@ -1,0 +1,1 @@
+ansible -i inv all --list-hosts

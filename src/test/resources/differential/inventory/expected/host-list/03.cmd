@@ -1,0 +1,1 @@
+ansible-inventory -i gpu[01-04], --list

@@ -1,0 +1,1 @@
+ansible-inventory -i h1,,h2,, --list

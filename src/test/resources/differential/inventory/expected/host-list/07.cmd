@@ -1,0 +1,1 @@
+ansible -i a,b,c all --list-hosts

@@ -1,0 +1,1 @@
+ansible -i a,b,c b:c --list-hosts

@@ -1,0 +1,1 @@
+ansible-inventory -i dir,with,comma/hosts --list

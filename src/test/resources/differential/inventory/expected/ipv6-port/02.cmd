@@ -1,0 +1,1 @@
+ansible-inventory -i hosts --host 2001:db8::2

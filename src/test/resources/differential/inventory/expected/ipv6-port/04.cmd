@@ -1,0 +1,1 @@
+ansible -i hosts v6[0] --list-hosts

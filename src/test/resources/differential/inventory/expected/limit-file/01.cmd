@@ -1,0 +1,1 @@
+ansible -i inv/hosts all --list-hosts --limit @two.retry

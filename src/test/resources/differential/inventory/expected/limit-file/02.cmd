@@ -1,0 +1,1 @@
+ansible -i inv/hosts gpu --list-hosts --limit @two.retry

@@ -1,0 +1,1 @@
+ansible -i inv/hosts mgmt --list-hosts --limit @empty.retry

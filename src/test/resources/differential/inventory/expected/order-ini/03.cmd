@@ -1,0 +1,1 @@
+ansible -i hosts localhost -c local -m debug -a var=groups

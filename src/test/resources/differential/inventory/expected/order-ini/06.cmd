@@ -1,0 +1,1 @@
+ansible -i hosts a --list-hosts

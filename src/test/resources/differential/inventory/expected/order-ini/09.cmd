@@ -1,0 +1,1 @@
+ansible -i hosts db:web --list-hosts

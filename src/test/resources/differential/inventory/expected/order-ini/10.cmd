@@ -1,0 +1,1 @@
+ansible -i hosts all:!web --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts web --list-hosts --limit b1,d1

@@ -1,0 +1,1 @@
+ansible -i hosts.yml localhost -c local -m debug -a var=groups

@@ -1,0 +1,1 @@
+ansible -i hosts.yml all --list-hosts

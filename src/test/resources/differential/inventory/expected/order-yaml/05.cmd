@@ -1,0 +1,1 @@
+ansible -i hosts.yml top --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts.yml mid:leaf --list-hosts

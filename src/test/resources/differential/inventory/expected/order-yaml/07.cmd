@@ -1,0 +1,1 @@
+ansible -i hosts.yml leaf:mid --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts.yml top[0] --list-hosts

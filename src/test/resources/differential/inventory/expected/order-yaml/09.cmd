@@ -1,0 +1,1 @@
+ansible -i hosts.yml top[-1] --list-hosts

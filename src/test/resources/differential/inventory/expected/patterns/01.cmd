@@ -1,0 +1,1 @@
+ansible -i hosts webservers:dbservers --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts *.example.com --list-hosts

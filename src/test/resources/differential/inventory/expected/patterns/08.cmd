@@ -1,0 +1,1 @@
+ansible -i hosts ~(web|db).*\.example\.com --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts gpu0[12] --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts dbservers --list-hosts --limit web*

@@ -1,0 +1,1 @@
+ansible -i hosts webservers[1:] --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts gpu[01:03] --list-hosts

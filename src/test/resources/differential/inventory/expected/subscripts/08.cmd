@@ -1,0 +1,1 @@
+ansible -i hosts gpu[0:0] --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts gpu[1],webservers[1] --list-hosts

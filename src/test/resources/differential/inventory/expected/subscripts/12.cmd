@@ -1,0 +1,1 @@
+ansible -i hosts web*[0] --list-hosts

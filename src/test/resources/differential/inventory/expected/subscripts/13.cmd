@@ -1,0 +1,1 @@
+ansible -i hosts gpu0[1:3] --list-hosts

@@ -1,0 +1,1 @@
+ansible -i hosts gpu[7:9] --list-hosts

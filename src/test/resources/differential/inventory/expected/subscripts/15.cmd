@@ -1,0 +1,1 @@
+ansible -i hosts webservers[9] --list-hosts

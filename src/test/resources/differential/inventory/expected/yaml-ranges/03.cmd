@@ -1,0 +1,1 @@
+ansible -i hosts databases[1:] --list-hosts

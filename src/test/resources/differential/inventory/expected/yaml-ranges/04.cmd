@@ -1,0 +1,1 @@
+ansible -i hosts.yml webservers[2:] --list-hosts

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Records what real Ansible prints for every inventory case of the differential suite, so that
+# DifferentialInventoryTest can compare rocectl against it without Ansible installed.
+#
+#   src/test/resources/differential/record-inventory.sh        (needs ansible-core; run from anywhere)
+#
+# Each case is a directory inventory/cases/NAME/ with its inventory files and a file `commands`:
+# one check per line, run with the case directory as the working directory (blank and # lines skipped):
+#   list  INV               ansible-inventory -i INV --list
+#   host  INV HOST          ansible-inventory -i INV --host HOST
+#   graph INV               ansible-inventory -i INV --graph
+#   hosts INV PATTERN [LIMIT]  ansible -i INV PATTERN --list-hosts [--limit LIMIT]
+#                           (the hosts a play `hosts: PATTERN` runs on, in run order. ansible-playbook
+#                           --list-hosts prints the same hosts from a Python set, so in no stable order:
+#                           the ad-hoc command, which shares InventoryManager.get_hosts, is recorded.)
+#   groups INV              ansible -i INV localhost -m debug -a var=groups (the `groups` variable)
+# A line may start with `known(REASON)`: rocectl differs on purpose there (README says so); the
+# expected output is still recorded, the test checks rocectl's documented behaviour instead.
+# Outputs go to inventory/expected/NAME/NN.out (stdout), NN.err (stderr, for reference) and NN.rc
+# (exit code), NN counting the checks of the case from 01 (the case's own path reads CASE); expected/VERSION names the Ansible used.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/inventory"
+command -v ansible-inventory >/dev/null || { echo "ansible-inventory not found (apt-get install ansible-core)" >&2; exit 1; }
+export ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_DEPRECATION_WARNINGS=0
+unset ANSIBLE_CONFIG  # no ansible.cfg in the case directories: Ansible defaults
+export ANSIBLE_RETRY_FILES_ENABLED=0
+export PYTHONHASHSEED=0
+rm -rf "$here/expected"
+mkdir -p "$here/expected"
+{
+  ansible --version | sed -n 1p
+  echo "recorded by src/test/resources/differential/record-inventory.sh"
+  echo "no ansible.cfg, PYTHONHASHSEED=0 LC_ALL=${LC_ALL:-unset}"
+} > "$here/expected/VERSION"
+for case in "$here"/cases/*/; do
+  name="$(basename "$case")"
+  out="$here/expected/$name"
+  mkdir -p "$out"
+  n=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in ''|'#'*) continue ;; esac
+    n=$((n + 1))
+    nn="$(printf '%02d' "$n")"
+    line="$(sed -E 's/^known\([^)]*\) *//' <<<"$line")"
+    read -r -a w <<<"$line"
+    kind="${w[0]}"
+    inv="${w[1]}"
+    case "$kind" in
+      list)   cmd=(ansible-inventory -i "$inv" --list) ;;
+      host)   cmd=(ansible-inventory -i "$inv" --host "${w[2]}") ;;
+      graph)  cmd=(ansible-inventory -i "$inv" --graph) ;;
+      hosts)  cmd=(ansible -i "$inv" "${w[2]}" --list-hosts)
+              if [ "${#w[@]}" -gt 3 ]; then cmd+=(--limit "${w[3]}"); fi ;;
+      groups) cmd=(ansible -i "$inv" localhost -c local -m debug -a var=groups) ;;
+      *) echo "$name: unknown check '$kind'" >&2; exit 1 ;;
+    esac
+    set +e
+    (cd "$case" && "${cmd[@]}") >"$out/$nn.out" 2>"$out/$nn.err"
+    echo $? >"$out/$nn.rc"
+    set -e
+    # no machine-specific paths in the recorded files: the case directory reads CASE (also where
+    # Ansible wrapped the path over two lines of a warning)
+    python3 - "${case%/}" "$out/$nn.out" "$out/$nn.err" <<'PY'
+import re, sys
+pattern = "\n?".join(re.escape(c) for c in sys.argv[1])
+for f in sys.argv[2:]:
+    with open(f) as fh:
+        text = fh.read()
+    with open(f, "w") as fh:
+        fh.write(re.sub(pattern, "CASE", text))
+PY
+    printf '%s\n' "${cmd[*]}" >"$out/$nn.cmd"
+  done <"$case/commands"
+  echo "$name: $n checks"
+done
