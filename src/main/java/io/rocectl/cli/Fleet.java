@@ -73,8 +73,15 @@ final class Fleet implements HostInventory {
     @Override
     public List<String> resolve(String pattern) {
         // @FILE (a retry file) is relative to the working directory, as in Ansible, not to the inventory.
-        return HostPattern.resolve(inventory, pattern, Path.of("").toAbsolutePath());
+        List<String> hosts = HostPattern.resolve(inventory, pattern, Path.of("").toAbsolutePath());
+        if (warned.add(pattern)) {
+            for (String w : HostPattern.ambiguities(inventory, pattern)) System.err.println("[WARNING] " + w);
+        }
+        return hosts;
     }
+
+    /** Patterns already checked for {@link HostPattern#ambiguities} (each warns once per run). */
+    private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Override
     public Map<String, Object> varsFor(String host) {

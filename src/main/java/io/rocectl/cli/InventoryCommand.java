@@ -60,9 +60,11 @@ public final class InventoryCommand implements Callable<Integer> {
     static String listHosts(Inventory inv, String pattern, String limit) {
         Path cwd = Path.of("").toAbsolutePath();
         List<String> hosts = HostPattern.resolve(inv, pattern, cwd);
+        for (String w : HostPattern.ambiguities(inv, pattern)) System.err.println("[WARNING] " + w);
         String effective = InventoryOptions.effectiveLimit(limit);
         if (effective != null) {
             Set<String> selected = new HashSet<>(HostPattern.resolve(inv, effective, cwd));
+            for (String w : HostPattern.ambiguities(inv, effective)) System.err.println("[WARNING] " + w);
             hosts = hosts.stream().filter(selected::contains).toList();
         }
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched '" + limit + "'");

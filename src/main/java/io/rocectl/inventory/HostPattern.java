@@ -61,6 +61,44 @@ public final class HostPattern {
         return new HostPattern(inv, pattern, baseDir).run();
     }
 
+    /**
+     * Warnings for terms Ansible reads as a subscript of a group where the same brackets read as a
+     * host range would name other hosts that exist: {@code gpu[01-02]} with a group {@code gpu}
+     * is the group's 2nd and 3rd host, not gpu01 and gpu02 (rocectl folds names that way in its
+     * output, so a copied name would select the wrong hosts without a word).
+     */
+    public static List<String> ambiguities(Inventory inv, String pattern) {
+        List<String> out = new ArrayList<>();
+        if (pattern == null || pattern.isBlank()) return out;
+        HostPattern hp = new HostPattern(inv, pattern, Path.of(""));
+        for (String t : terms(pattern, inv)) {
+            String body = t.startsWith("!") || t.startsWith("&") ? t.substring(1).strip() : t;
+            if (body.startsWith("~") || body.startsWith("@") || inv.hasHost(body)) continue;
+            Matcher m = SUBSCRIPT.matcher(body);
+            if (!m.matches()) continue;
+            List<String> group = hp.enumerate(m.group(1));
+            if (group == null || group.isEmpty()) continue;
+            List<String> asRange;
+            List<String> asSubscript;
+            try {
+                asRange = hp.range(body);
+                asSubscript = hp.subscript(body, group, m);
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (asRange == null || asRange.equals(asSubscript)) continue;
+            out.add("'" + body + "' is read as Ansible reads it, a subscript of " + m.group(1) + " (" + names(asSubscript)
+                    + "), not the host range " + names(asRange) + "; to select those, name them: "
+                    + (asRange.size() <= 8 ? String.join(",", asRange) : "a list, an @file or a ~regex"));
+        }
+        return out;
+    }
+
+    private static String names(List<String> hosts) {
+        return hosts.size() <= 4 ? String.join(", ", hosts)
+                : String.join(", ", hosts.subList(0, 3)) + ", ... (" + hosts.size() + " hosts)";
+    }
+
     /** Splits a pattern into terms (with their {@code !}/{@code &} prefixes). */
     static List<String> terms(String pattern, Inventory inv) {
         List<String> out = new ArrayList<>();

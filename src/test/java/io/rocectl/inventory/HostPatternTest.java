@@ -2,6 +2,7 @@ package io.rocectl.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rocectl.error.InputError;
 import io.rocectl.hostset.NodeSet;
@@ -47,5 +48,19 @@ class HostPatternTest {
         assertEquals(List.of("st1", "gpu02", "mgmt1"), HostPattern.resolve(INV, "st1,gpu02,mgmt1", LISTS));
         assertEquals(List.of("gpu05", "gpu06", "gpu07", "gpu08", "gpu01", "gpu02", "gpu03", "gpu04"),
                 HostPattern.resolve(INV, "rack2:rack1", LISTS));
+    }
+
+    @Test
+    void aSubscriptThatAHostRangeWouldReadDifferentlyIsNamedInAWarning() {
+        // Ansible: gpu[01-02] with a group gpu is the group's 2nd and 3rd host; rocectl folds names
+        // the same way (gpu[01-02]), so a copied name would select other hosts without a word
+        assertEquals(List.of("gpu02", "gpu03"), HostPattern.resolve(INV, "gpu[01-02]", LISTS));
+        List<String> w = HostPattern.ambiguities(INV, "gpu[01-02]");
+        assertEquals(1, w.size(), w.toString());
+        assertTrue(w.get(0).contains("subscript of gpu (gpu02, gpu03)") && w.get(0).contains("gpu01,gpu02"), w.get(0));
+        assertEquals(1, HostPattern.ambiguities(INV, "st1:!gpu[01-02]").size(), "an excluded term too");
+        assertEquals(List.of(), HostPattern.ambiguities(INV, "gpu[0]"), "no host gpu0: nothing to confuse");
+        assertEquals(List.of(), HostPattern.ambiguities(INV, "gpu0[1:2]"), "no group gpu0: a host range");
+        assertEquals(List.of(), HostPattern.ambiguities(INV, "rack1:storage"));
     }
 }
