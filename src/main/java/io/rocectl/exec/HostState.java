@@ -16,7 +16,6 @@ final class HostState {
     /** Registered results and set_fact values (above play vars, below extra vars). */
     final Map<String, Object> registered = new ConcurrentHashMap<>();
     private HostStats stats = HostStats.ZERO;
-    volatile boolean unreachable;
 
     HostState(String name, Map<String, Object> inventoryVars) {
         this.name = name;

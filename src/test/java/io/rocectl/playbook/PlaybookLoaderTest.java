@@ -57,7 +57,7 @@ class PlaybookLoaderTest {
         assertEquals(List.of(1, "50%"), play.serial());
         assertEquals(20, play.maxFailPercentage());
         assertEquals(100, play.vars().get("table_base"));
-        Task loop = play.tasks().get(0);
+        Task loop = (Task) play.tasks().get(0);
         assertEquals("command", loop.module());
         assertEquals("echo {{ item }}", loop.args().get("_raw_params"));
         assertEquals(List.of("a", "b"), loop.loop());
@@ -65,12 +65,11 @@ class PlaybookLoaderTest {
         assertEquals("out", loop.register());
         assertEquals(Boolean.FALSE, loop.changedWhen());
         assertEquals(Set.of("probe", "fix"), loop.tags());
-        Task block = play.tasks().get(1);
-        assertTrue(block.isBlock());
+        Block block = (Block) play.tasks().get(1);
         assertEquals(1, block.block().size());
-        assertEquals(List.of("table_base > 10"), block.block().get(0).when(), "blocks pass their when down");
-        assertEquals("echo rescued", block.rescue().get(0).args().get("_raw_params"));
-        Task retry = play.tasks().get(2);
+        assertEquals(List.of("table_base > 10"), ((Task) block.block().get(0)).when(), "blocks pass their when down");
+        assertEquals("echo rescued", ((Task) block.rescue().get(0)).args().get("_raw_params"));
+        Task retry = (Task) play.tasks().get(2);
         assertEquals("/tmp", retry.args().get("chdir"));
         assertEquals(2, retry.retries());
         assertEquals(List.of("done"), retry.notifies());
