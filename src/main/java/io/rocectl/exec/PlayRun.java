@@ -250,14 +250,15 @@ final class PlayRun {
         if (t.runOnce() && !results.isEmpty()) {
             HostResult first = results.get(0);
             Object facts = first.data().get("ansible_facts");
-            for (String h : targets.subList(1, targets.size())) {
+            // the result is every batch host's (as in Ansible 2.14): registered and (set_fact)
+            // facts on all of them; counted on, and notifying for, the host that ran only
+            for (String h : batch) {
+                if (h.equals(first.host()) || ctx.state().isUnreachable(h)) continue;
                 HostState hs = ctx.hosts().get(h);
-                // the result is every host's: registered and (set_fact) facts on all, counted on the first only
                 if (t.register() != null) hs.registered.put(t.register(), first.data());
                 if ("set_fact".equals(t.module()) && facts instanceof Map<?, ?> m && first.status() != Status.FAILED) {
                     m.forEach((k, v) -> hs.registered.put(String.valueOf(k), v));
                 }
-                notify(t, h, first.status());
             }
         }
         ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
