@@ -93,30 +93,28 @@ final class PlayIterator {
             return Outcome.OUT;
         }
         if (status == Status.FAILED) return unwind(host, c, c.pc, program.slot(c.pc).frame());
-        if (c.failing) {
-            leaveFailing(host, c);
-            return c.done ? Outcome.OUT : Outcome.NEXT;
-        }
+        if (c.failing) return leaveFailing(host, c);
         c.pc = program.next(c.pc);
         finish(c);
         return Outcome.NEXT;
     }
 
-    /** A failed host in an always part finished a task: still inside it, or it goes on failing outward. */
-    private void leaveFailing(String host, Cursor c) {
+    /**
+     * A failed host in an always part finished a task there: it stays inside, or, at the end of
+     * the part, goes on failing outward (into an outer rescue: {@link Outcome#RESCUED}).
+     */
+    private Outcome leaveFailing(String host, Cursor c) {
         int p = c.pc + 1;
         for (Program.Frame f = program.slot(c.pc).frame(); f != null; f = f.parent()) {
             if (c.pc >= f.alwaysStart() && c.pc < f.end()) {
                 if (p < f.end()) {
                     c.pc = p;
-                    return;
+                    return Outcome.FAILING;
                 }
-                unwind(host, c, f.blockStart(), f.parent());
-                return;
+                return unwind(host, c, f.blockStart(), f.parent());
             }
         }
-        c.pc = p;
-        finish(c);
+        return unwind(host, c, c.pc, null);
     }
 
     /** Failure at {@code pc}: the innermost enclosing rescue, else always, else out. */

@@ -135,32 +135,43 @@ final class PlayRun {
         Map<String, HostResult> byHost = new LinkedHashMap<>();
         for (HostResult r : results) byHost.put(r.host(), r);
         HostResult first = results.isEmpty() ? null : results.get(0);
-        boolean unrescued = false;
+        boolean out = false;
         for (String h : hosts) {
             HostResult r = byHost.get(h);
             // run_once: the other hosts share the first one's fate (Ansible fails them all with it)
             Status st = r != null ? r.status()
                     : first != null && first.status() == Status.FAILED ? Status.FAILED : Status.OK;
             PlayIterator.Outcome o = it.record(h, st);
-            if (o == PlayIterator.Outcome.RESCUED) {
-                HostState hs = ctx.hosts().get(h);
-                if (r != null) hs.rescued();
-                HostResult cause = r != null ? r : first;
-                Map<String, Object> ft = new LinkedHashMap<>();
-                ft.put("name", t.name() == null ? "" : t.name());
-                ft.put("action", t.module());
-                hs.registered.put("ansible_failed_task", ft);
-                hs.registered.put("ansible_failed_result", cause == null ? Map.of() : cause.data());
-            } else if (st == Status.FAILED || st == Status.UNREACHABLE) {
-                unrescued = true;
-            }
+            Failure cause = st == Status.FAILED ? new Failure(t, r != null ? r : first, r != null) : pending.remove(h);
+            if (o == PlayIterator.Outcome.FAILING && cause != null) pending.put(h, cause);
+            if (o == PlayIterator.Outcome.RESCUED && cause != null) rescued(h, cause);
+            // Ansible: a failure that leads into a rescue or an always part is not fatal
+            if (o == PlayIterator.Outcome.OUT && (st == Status.FAILED || st == Status.UNREACHABLE)) out = true;
         }
-        limits(it, unrescued);
+        limits(it, out);
     }
 
-    /** any_errors_fatal and max_fail_percentage, checked after every task. */
-    private void limits(PlayIterator it, boolean unrescuedFailure) {
-        if (unrescuedFailure && play.anyErrorsFatal()) {
+    /** A failure on its way to a rescue part (through always parts): the task and its result. */
+    private record Failure(Task task, HostResult result, boolean counted) {
+    }
+
+    /** Failures of hosts now running an always part, for the rescue that may catch them further out. */
+    private final Map<String, Failure> pending = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Entering a rescue: the failure counts as rescued, and the rescue sees what failed. */
+    private void rescued(String host, Failure f) {
+        HostState hs = ctx.hosts().get(host);
+        if (f.counted()) hs.rescued();
+        Map<String, Object> ft = new LinkedHashMap<>();
+        ft.put("name", f.task().name() == null ? "" : f.task().name());
+        ft.put("action", f.task().module());
+        hs.registered.put("ansible_failed_task", ft);
+        hs.registered.put("ansible_failed_result", f.result() == null ? Map.of() : f.result().data());
+    }
+
+    /** any_errors_fatal (after a host failed out of the play) and max_fail_percentage, checked after every task. */
+    private void limits(PlayIterator it, boolean failedOut) {
+        if (failedOut && play.anyErrorsFatal()) {
             it.stopAllButRecovering();
             if (!breakPlaybook.getAndSet(true)) {
                 ctx.listener().onWarning("any_errors_fatal: stopping the playbook at play '" + play.name()

@@ -286,9 +286,11 @@ public final class PlaybookLoader {
         Mark mark = src.mark(node);
         if (blockNode != null) {
             if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
-            List<Step> block = taskList(src, blockNode, tags, when, handler, noLog);
-            List<Step> rescue = rescueNode == null ? List.of() : taskList(src, rescueNode, tags, when, handler, noLog);
-            List<Step> always = alwaysNode == null ? List.of() : taskList(src, alwaysNode, tags, when, handler, noLog);
+            List<Step> block = inherit(taskList(src, blockNode, tags, when, handler, noLog), ignore, become);
+            List<Step> rescue = rescueNode == null ? List.of()
+                    : inherit(taskList(src, rescueNode, tags, when, handler, noLog), ignore, become);
+            List<Step> always = alwaysNode == null ? List.of()
+                    : inherit(taskList(src, alwaysNode, tags, when, handler, noLog), ignore, become);
             return new Block(name, vars, block, rescue, always, tags, mark);
         }
         if (rescueNode != null || alwaysNode != null) {
@@ -310,6 +312,28 @@ public final class PlaybookLoader {
                 .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
                 .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
                 .mark(mark).build();
+    }
+
+    /**
+     * A block's {@code ignore_errors: true} and {@code become} apply to the tasks inside it that
+     * do not set their own (Ansible's keyword inheritance).
+     */
+    private static List<Step> inherit(List<Step> steps, boolean ignore, Boolean become) {
+        if (!ignore && become == null) return steps;
+        List<Step> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Task t) {
+                Task.Builder b = t.toBuilder();
+                if (ignore) b.ignoreErrors(true);
+                if (become != null && t.become() == null) b.become(become);
+                out.add(b.build());
+            } else {
+                Block k = (Block) s;
+                out.add(new Block(k.name(), k.vars(), inherit(k.block(), ignore, become), inherit(k.rescue(), ignore,
+                        become), inherit(k.always(), ignore, become), k.tags(), k.mark()));
+            }
+        }
+        return out;
     }
 
     private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode) {
