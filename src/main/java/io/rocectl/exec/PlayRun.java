@@ -210,6 +210,9 @@ final class PlayRun {
                     if ("end_play".equals(t.metaAction())) playEnded.set(true);
                 }
             }
+            // gathered facts only: set_fact values stay (as in Ansible)
+            case "clear_facts" -> yes.forEach(h -> ctx.hosts().get(h).facts.clear());
+            case "reset_connection" -> yes.forEach(h -> ctx.pool().drop(h));
             default -> { /* noop */ }
         }
         for (String h : hosts) it.record(h, Status.OK);

@@ -37,7 +37,8 @@ public final class PlaybookLoader {
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
             "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user");
     /** The {@code meta} actions the engine carries out. */
-    static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop");
+    static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
+            "clear_facts", "reset_connection");
     private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
             "import_tasks", "include_role", "import_role", "delegate_to", "local_action", "environment");
 

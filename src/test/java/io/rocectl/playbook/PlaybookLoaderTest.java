@@ -60,8 +60,8 @@ class PlaybookLoaderTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "'- hosts: all\\n  tasks:\\n    - meta: refresh_inventory\\n'|3:13: meta action 'refresh_inventory' is not supported (end_batch, end_host, end_play, flush_handlers, noop)",
-        "'- hosts: all\\n  tasks:\\n    - meta: end_plya\\n'|3:13: meta action 'end_plya' is not supported (end_batch, end_host, end_play, flush_handlers, noop) (did you mean 'end_play'?)",
+        "'- hosts: all\\n  tasks:\\n    - meta: refresh_inventory\\n'|3:13: meta action 'refresh_inventory' is not supported (clear_facts, end_batch, end_host, end_play, flush_handlers, noop, reset_connection)",
+        "'- hosts: all\\n  tasks:\\n    - meta: end_plya\\n'|3:13: meta action 'end_plya' is not supported (clear_facts, end_batch, end_host, end_play, flush_handlers, noop, reset_connection) (did you mean 'end_play'?)",
         "'- hosts: all\\n  max_fail_percentage: \"150%\"\\n  tasks: []\\n'|2:24: 'max_fail_percentage' must be 0-100, got '150'",
         "'- hosts: all\\n  handlers:\\n    - block:\\n        - command: \"true\"\\n'|3:7: a block in 'handlers' is not supported",
     })
