@@ -283,7 +283,22 @@ final class PlayRun {
         HostState h = ctx.hosts().get(host);
         HostResult r;
         try {
-            Map<String, Object> vars = varsFor(h, scopeVars, t.vars());
+            Map<String, Object> vars;
+            if (t.loop() == null) {
+                vars = varsFor(h, scopeVars, t.vars());
+            } else {
+                // task vars may use the loop item: the executor renders them again per item; here,
+                // for the loop expression, those that render without it
+                vars = varsFor(h, scopeVars, Map.of());
+                for (Map.Entry<String, Object> e : t.vars().entrySet()) {
+                    if (h.registered.containsKey(e.getKey()) || ctx.opts().extraVars().containsKey(e.getKey())) continue;
+                    try {
+                        vars.put(e.getKey(), templar.render(e.getValue(), vars));
+                    } catch (TemplateException notYet) {
+                        vars.remove(e.getKey());
+                    }
+                }
+            }
             RunOptions opts = ctx.opts();
             boolean become = t.become() != null ? t.become()
                     : opts.become() != null ? opts.become()

@@ -65,6 +65,12 @@ final class TaskExecutor {
                 iv.put("ansible_loop_var", task.loopControl().loopVar());
                 if (task.loopControl().indexVar() != null) iv.put("ansible_index_var", task.loopControl().indexVar());
                 if (task.loopControl().indexVar() != null) iv.put(task.loopControl().indexVar(), i);
+                // task vars are evaluated per item (below registered values and -e, as always)
+                for (Map.Entry<String, Object> e : task.vars().entrySet()) {
+                    if (!host.registered.containsKey(e.getKey()) && !opts.extraVars().containsKey(e.getKey())) {
+                        iv.put(e.getKey(), templar.render(e.getValue(), iv));
+                    }
+                }
                 String label = task.loopControl().label() != null
                         ? String.valueOf(templar.render(task.loopControl().label(), iv)) : String.valueOf(list.get(i));
                 HostResult r;
