@@ -421,7 +421,7 @@ final class PlayRun {
         v.put("inventory_hostname_short", h.name.split("\\.")[0]);
         v.put("groups", ctx.inventory().groups());
         v.put("group_names", groupNames.computeIfAbsent(h.name, this::groupsOf));
-        v.put("hostvars", new HostVarsView(ctx.hosts()));
+        v.put("hostvars", ctx.hostvars());
         List<String> batchLive = ctx.state().active(batch);
         v.put("ansible_play_batch", batchLive);
         v.put("play_hosts", batchLive);

@@ -88,7 +88,14 @@ public final class PlaybookRunner {
             t.setDaemon(true);
             return t;
         });
-        RunContext ctx = new RunContext(inventory, modules, opts, listener, cancel, hosts, playbookDir, pool,
+        Map<String, HostState> everyHost = new LinkedHashMap<>(hosts);
+        try {
+            for (String h : inventory.resolve("all")) everyHost.computeIfAbsent(h, n -> new HostState(n, inventory.varsFor(n)));
+        } catch (InputError empty) {
+            // an inventory without hosts: hostvars holds the plays' hosts
+        }
+        RunContext ctx = new RunContext(inventory, modules, opts, listener, cancel, hosts,
+                new HostVarsView(java.util.Collections.unmodifiableMap(everyHost)), playbookDir, pool,
                 new TaskExecutor(modules, pool, opts), forks, state);
         try {
             for (Map.Entry<Play, List<String>> e : plan.entrySet()) {

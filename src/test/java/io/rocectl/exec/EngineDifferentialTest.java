@@ -59,11 +59,15 @@ class EngineDifferentialTest {
             @Override public Map<String, List<String>> groups() { return inv.groups(); }
         };
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
+        RunOptions opts = RunOptions.defaults();
+        // "# args: --limit PATTERN" on the first line: what record.sh gave ansible-playbook
+        String first = Files.readAllLines(playbook).get(0);
+        if (first.startsWith("# args: --limit ")) opts = opts.withLimit(first.substring("# args: --limit ".length()).trim());
+        else if (first.startsWith("# args:")) throw new IllegalArgumentException("only --limit is supported: " + first);
         Normalizer n = new Normalizer();
         Recap recap;
         try (ConnectionPool pool = new ConnectionPool(LocalConnection::new)) {
-            recap = new PlaybookRunner(hosts, ModuleRegistry.builtin(), RunOptions.defaults(), n, new Cancel())
-                    .run(pb, pool);
+            recap = new PlaybookRunner(hosts, ModuleRegistry.builtin(), opts, n, new Cancel()).run(pb, pool);
         }
         return n.render(recap);
     }
