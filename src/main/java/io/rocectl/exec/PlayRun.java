@@ -310,7 +310,7 @@ final class PlayRun {
             r = new HostResult(host, t.displayName(), t.ignoreErrors() ? Status.IGNORED : Status.FAILED,
                     e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), null, 0);
         }
-        h.count(r.status());
+        h.count(r);
         notify(t, host, r.status());
         ctx.listener().onHostResult(shown(t, r));
         return r;

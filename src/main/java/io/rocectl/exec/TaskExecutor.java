@@ -90,7 +90,8 @@ final class TaskExecutor {
                     });
                 }
                 changed |= r.status() == Status.CHANGED;
-                failed |= r.status() == Status.FAILED;
+                // an item that failed under ignore_errors still failed (Ansible registers failed: true)
+                failed |= r.status() == Status.FAILED || r.status() == Status.IGNORED;
                 Map<String, Object> d = new LinkedHashMap<>(r.data());
                 d.put(task.loopControl().loopVar(), list.get(i));
                 registered.add(d);
