@@ -4,7 +4,6 @@ import io.rocectl.playbook.Play;
 import io.rocectl.playbook.Playbook;
 import io.rocectl.playbook.Block;
 import io.rocectl.playbook.Step;
-import io.rocectl.playbook.Task;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,7 +51,7 @@ public final class PlaybookListing {
                 tasks(sb, TagFilter.filter(b.block(), only, skip), only, skip);
                 tasks(sb, TagFilter.filter(b.rescue(), only, skip), only, skip);
                 tasks(sb, TagFilter.filter(b.always(), only, skip), only, skip);
-            } else if (!((Task) t).isMeta()) {
+            } else {
                 sb.append("      ").append(t.displayName()).append('\t').append("TAGS: ").append(tags(t.tags())).append('\n');
             }
         }

@@ -75,4 +75,22 @@ class MetaActionsTest {
         }
         assertEquals(new ArrayList<>(hosts).size(), opened.size());
     }
+
+    @Test
+    void listTasksShowsMetaTasksAsAnsibleDoes() throws Exception {
+        Path pb = tmp.resolve("list.yaml");
+        Files.writeString(pb, """
+                - hosts: all
+                  tasks:
+                    - name: first
+                      debug:
+                        msg: x
+                    - meta: flush_handlers
+                """);
+        io.rocectl.playbook.Playbook p = new PlaybookLoader(ModuleRegistry.builtin()).load(pb);
+        String out = PlaybookListing.render(p, Map.of(), false, true, java.util.Set.of(), java.util.Set.of());
+        // ansible-playbook 2.14 --list-tasks prints explicit meta tasks as "meta"; the implicit
+        // flushes at the end of each section are not tasks of the play
+        assertEquals("    tasks:\n      first\tTAGS: []\n      meta\tTAGS: []\n", out.substring(out.indexOf("    tasks:")));
+    }
 }
