@@ -18,7 +18,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -37,15 +36,17 @@ final class PlayRun {
     private final Templar templar = Templar.get();
     /** Per host, the handler names and listen topics notified in this batch. */
     private final Map<String, Set<String>> notified = new LinkedHashMap<>();
-    private final Map<String, List<String>> groupNames = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicBoolean breakPlaybook = new AtomicBoolean();
     private final AtomicBoolean playEnded = new AtomicBoolean();
     private volatile List<String> batch = List.of();
+
+    private final PlayVars vars;
 
     PlayRun(RunContext ctx, Play play, List<String> playHosts) {
         this.ctx = ctx;
         this.play = play;
         this.playHosts = List.copyOf(playHosts);
+        this.vars = new PlayVars(ctx, play, this.playHosts);
     }
 
     /** Runs the play; true when the playbook must stop here (as Ansible's "break play"). */
@@ -412,45 +413,7 @@ final class PlayRun {
 
     /** Variables a task sees on a host, lowest precedence first. */
     Map<String, Object> varsFor(HostState h, Map<String, Object> scopeVars, Map<String, Object> taskVars) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        // trusted sources (inventory, -e) may hold templates, rendered when used; facts and
-        // registered results come from hosts and are data, never rendered
-        for (Map.Entry<String, Object> e : h.inventoryVars.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
-        v.putAll(h.facts);
-        v.put("inventory_hostname", h.name);
-        v.put("inventory_hostname_short", h.name.split("\\.")[0]);
-        v.put("groups", ctx.inventory().groups());
-        v.put("group_names", groupNames.computeIfAbsent(h.name, this::groupsOf));
-        v.put("hostvars", ctx.hostvars());
-        List<String> batchLive = ctx.state().active(batch);
-        v.put("ansible_play_batch", batchLive);
-        v.put("play_hosts", batchLive);
-        v.put("ansible_play_hosts", ctx.state().active(playHosts));
-        v.put("ansible_play_hosts_all", playHosts);
-        v.put("ansible_play_name", play.name());
-        v.put("ansible_check_mode", ctx.opts().check());
-        v.put("playbook_dir", ctx.playbookDir());
-        layer(v, play.vars());
-        layer(v, scopeVars);
-        layer(v, taskVars);
-        v.putAll(h.registered);
-        for (Map.Entry<String, Object> e : ctx.opts().extraVars().entrySet()) {
-            v.put(e.getKey(), templar.deferred(e.getValue(), v));
-        }
-        return v;
-    }
-
-    /** {@code group_names}: the host's groups, sorted, without {@code all} and {@code ungrouped}. */
-    private List<String> groupsOf(String host) {
-        Set<String> out = new TreeSet<>();
-        ctx.inventory().groups().forEach((g, members) -> {
-            if (!g.equals("all") && !g.equals("ungrouped") && members.contains(host)) out.add(g);
-        });
-        return List.copyOf(out);
-    }
-
-    private void layer(Map<String, Object> v, Map<String, Object> add) {
-        for (Map.Entry<String, Object> e : add.entrySet()) v.put(e.getKey(), templar.render(e.getValue(), v));
+        return vars.of(h, batch, scopeVars, taskVars);
     }
 
     <T> List<T> await(List<Future<T>> fs) throws InterruptedException {

@@ -1,37 +1,27 @@
 package io.rocectl.exec;
 
 import io.rocectl.error.InputError;
-import io.rocectl.event.HostResult;
 import io.rocectl.event.HostStats;
 import io.rocectl.event.Recap;
 import io.rocectl.event.RunListener;
-import io.rocectl.event.Status;
 import io.rocectl.fs.OwnFiles;
 import io.rocectl.module.ModuleRegistry;
-import io.rocectl.module.Values;
-import io.rocectl.playbook.LoopControl;
 import io.rocectl.playbook.Mark;
 import io.rocectl.playbook.Play;
 import io.rocectl.playbook.Playbook;
-import io.rocectl.playbook.Task;
-import io.rocectl.template.Templar;
-import io.rocectl.template.TemplateException;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Runs a playbook over an inventory: resolves every play's hosts first, then the plays in order
