@@ -11,7 +11,8 @@ public record HostStats(int ok, int changed, int unreachable, int failed, int sk
             case UNREACHABLE -> new HostStats(ok, changed, unreachable + 1, failed, skipped, rescued, ignored);
             case FAILED -> new HostStats(ok, changed, unreachable, failed + 1, skipped, rescued, ignored);
             case SKIPPED -> new HostStats(ok, changed, unreachable, failed, skipped + 1, rescued, ignored);
-            case IGNORED -> new HostStats(ok, changed, unreachable, failed, skipped, rescued, ignored + 1);
+            // Ansible counts an ignored failure as ok as well
+            case IGNORED -> new HostStats(ok + 1, changed, unreachable, failed, skipped, rescued, ignored + 1);
         };
     }
 

@@ -1,5 +1,6 @@
 package io.rocectl.exec;
 
+import io.rocectl.event.HostResult;
 import io.rocectl.event.HostStats;
 import io.rocectl.event.Status;
 import io.rocectl.template.Templar;
@@ -16,7 +17,6 @@ final class HostState {
     /** Registered results and set_fact values (above play vars, below extra vars). */
     final Map<String, Object> registered = new ConcurrentHashMap<>();
     private HostStats stats = HostStats.ZERO;
-    volatile boolean unreachable;
 
     HostState(String name, Map<String, Object> inventoryVars) {
         this.name = name;
@@ -25,6 +25,15 @@ final class HostState {
 
     synchronized void count(Status s) {
         stats = stats.add(s);
+    }
+
+    /** Counts a result; an ignored failure that changed something counts as changed too (Ansible). */
+    synchronized void count(HostResult r) {
+        stats = stats.add(r.status());
+        if (r.status() == Status.IGNORED && Boolean.TRUE.equals(r.data().get("changed"))) {
+            stats = new HostStats(stats.ok(), stats.changed() + 1, stats.unreachable(), stats.failed(), stats.skipped(),
+                    stats.rescued(), stats.ignored());
+        }
     }
 
     synchronized void rescued() {

@@ -2,7 +2,8 @@ package io.rocectl.exec;
 
 import io.rocectl.playbook.Play;
 import io.rocectl.playbook.Playbook;
-import io.rocectl.playbook.Task;
+import io.rocectl.playbook.Block;
+import io.rocectl.playbook.Step;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,12 +45,12 @@ public final class PlaybookListing {
         return sb.toString();
     }
 
-    private static void tasks(StringBuilder sb, List<Task> ts, Set<String> only, Set<String> skip) {
-        for (Task t : ts) {
-            if (t.isBlock()) {
-                tasks(sb, TagFilter.filter(t.block(), only, skip), only, skip);
-                tasks(sb, TagFilter.filter(t.rescue(), only, skip), only, skip);
-                tasks(sb, TagFilter.filter(t.always(), only, skip), only, skip);
+    private static void tasks(StringBuilder sb, List<Step> ts, Set<String> only, Set<String> skip) {
+        for (Step t : ts) {
+            if (t instanceof Block b) {
+                tasks(sb, TagFilter.filter(b.block(), only, skip), only, skip);
+                tasks(sb, TagFilter.filter(b.rescue(), only, skip), only, skip);
+                tasks(sb, TagFilter.filter(b.always(), only, skip), only, skip);
             } else {
                 sb.append("      ").append(t.displayName()).append('\t').append("TAGS: ").append(tags(t.tags())).append('\n');
             }

@@ -1,6 +1,7 @@
 package io.rocectl.exec;
 
-import io.rocectl.playbook.Task;
+import io.rocectl.playbook.Block;
+import io.rocectl.playbook.Step;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,14 +16,28 @@ import java.util.Set;
 final class TagFilter {
     private TagFilter() {}
 
-    static List<Task> filter(List<Task> tasks, Set<String> only, Set<String> skip) {
-        List<Task> out = new ArrayList<>();
-        for (Task t : tasks) {
-            if (t.isBlock()) {
-                if (!filter(t.block(), only, skip).isEmpty() || !filter(t.rescue(), only, skip).isEmpty()
-                        || !filter(t.always(), only, skip).isEmpty()) out.add(t);
+    static List<Step> filter(List<Step> tasks, Set<String> only, Set<String> skip) {
+        List<Step> out = new ArrayList<>();
+        for (Step t : tasks) {
+            if (t instanceof Block b) {
+                if (!filter(b.block(), only, skip).isEmpty() || !filter(b.rescue(), only, skip).isEmpty()
+                        || !filter(b.always(), only, skip).isEmpty()) out.add(t);
             } else if (selected(t.tags(), only, skip)) {
                 out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /** As {@link #filter}, and inside the blocks that stay as well: only the selected tasks are left. */
+    static List<Step> prune(List<Step> steps, Set<String> only, Set<String> skip) {
+        List<Step> out = new ArrayList<>();
+        for (Step s : filter(steps, only, skip)) {
+            if (s instanceof Block b) {
+                out.add(new Block(b.name(), b.vars(), prune(b.block(), only, skip), prune(b.rescue(), only, skip),
+                        prune(b.always(), only, skip), b.tags(), b.mark()));
+            } else {
+                out.add(s);
             }
         }
         return out;

@@ -58,10 +58,19 @@ final class TaskExecutor {
             boolean changed = false;
             boolean failed = false;
             boolean allSkipped = true;
+            Map<String, Object> base = new LinkedHashMap<>(vars);
             for (int i = 0; i < list.size(); i++) {
-                Map<String, Object> iv = new LinkedHashMap<>(vars);
+                Map<String, Object> iv = new LinkedHashMap<>(base);
                 iv.put(task.loopControl().loopVar(), list.get(i));
+                iv.put("ansible_loop_var", task.loopControl().loopVar());
+                if (task.loopControl().indexVar() != null) iv.put("ansible_index_var", task.loopControl().indexVar());
                 if (task.loopControl().indexVar() != null) iv.put(task.loopControl().indexVar(), i);
+                // task vars are evaluated per item (below registered values and -e, as always)
+                for (Map.Entry<String, Object> e : task.vars().entrySet()) {
+                    if (!host.registered.containsKey(e.getKey()) && !opts.extraVars().containsKey(e.getKey())) {
+                        iv.put(e.getKey(), templar.render(e.getValue(), iv));
+                    }
+                }
                 String label = task.loopControl().label() != null
                         ? String.valueOf(templar.render(task.loopControl().label(), iv)) : String.valueOf(list.get(i));
                 HostResult r;
@@ -73,8 +82,16 @@ final class TaskExecutor {
                     allSkipped = false;
                 }
                 if (r.status() == Status.UNREACHABLE) return r;
+                if ("set_fact".equals(task.module()) && r.data().get("ansible_facts") instanceof Map<?, ?> facts
+                        && r.status() != Status.FAILED) {
+                    // the next iteration sees this one's facts (an accumulator works), below -e as always
+                    facts.forEach((k, v) -> {
+                        if (!opts.extraVars().containsKey(String.valueOf(k))) base.put(String.valueOf(k), v);
+                    });
+                }
                 changed |= r.status() == Status.CHANGED;
-                failed |= r.status() == Status.FAILED;
+                // an item that failed under ignore_errors still failed (Ansible registers failed: true)
+                failed |= r.status() == Status.FAILED || r.status() == Status.IGNORED;
                 Map<String, Object> d = new LinkedHashMap<>(r.data());
                 d.put(task.loopControl().loopVar(), list.get(i));
                 registered.add(d);
@@ -112,7 +129,6 @@ final class TaskExecutor {
             try {
                 conn = pool.get(host.name);
             } catch (TransportException e) {
-                host.unreachable = true;
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             }
@@ -133,7 +149,6 @@ final class TaskExecutor {
                 mr = module.run(ctx);
             } catch (TransportException e) {
                 pool.drop(host.name);
-                host.unreachable = true;
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             } catch (CommandTimeoutException e) {

@@ -8,11 +8,15 @@ import java.util.Set;
  * One play.
  *
  * @param serial             batch sizes as written (numbers or "NN%"), empty for all at once
- * @param maxFailPercentage  null when unset
+ * @param maxFailPercentage  null when unset (written as a number or "NN%")
+ * @param tasks              pre_tasks, tasks and post_tasks, one after the other
+ * @param sections           how many of {@code tasks} each present section holds, in order: the
+ *                           engine flushes handlers at the end of each (as Ansible does)
  * @param become             null when not set
  * @param noLog              {@code no_log} at play level (its tasks inherit it; also hides fact gathering)
  */
 public record Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
                    List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
-                   List<Task> tasks, List<Task> handlers, Set<String> tags, boolean noLog, Mark mark) {
+                   List<Step> tasks, List<Integer> sections, List<Task> handlers, Set<String> tags,
+                   boolean noLog, Mark mark) {
 }

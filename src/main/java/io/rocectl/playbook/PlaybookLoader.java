@@ -36,6 +36,9 @@ public final class PlaybookLoader {
     static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
             "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user");
+    /** The {@code meta} actions the engine carries out. */
+    static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
+            "clear_facts", "reset_connection");
     private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
             "import_tasks", "include_role", "import_role", "delegate_to", "local_action", "environment");
 
@@ -130,12 +133,24 @@ public final class PlaybookLoader {
             }
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
-        List<Task> tasks = new ArrayList<>();
+        List<Step> tasks = new ArrayList<>();
+        List<Integer> sections = new ArrayList<>();
         for (List<YamlNode> part : List.of(pre, main, post)) {
+            if (part.isEmpty()) continue;
+            int before = tasks.size();
             for (YamlNode n : part) tasks.addAll(taskList(src, n, tags, List.of(), false, noLog));
+            sections.add(tasks.size() - before);
         }
-        List<Task> handlers = handlersNode == null ? List.of()
-                : taskList(src, handlersNode, tags, List.of(), true, noLog);
+        List<Task> handlers = new ArrayList<>();
+        if (handlersNode != null) {
+            for (Step st : taskList(src, handlersNode, tags, List.of(), true, noLog)) {
+                if (!(st instanceof Task h)) {
+                    Mark mk = st.mark();
+                    throw new InputError(mk.file(), mk.line(), mk.column(), "a block in 'handlers' is not supported");
+                }
+                handlers.add(h);
+            }
+        }
         Set<String> handlerNames = new TreeSet<>();
         for (Task h : handlers) {
             if (h.name() != null) handlerNames.add(h.name());
@@ -143,11 +158,18 @@ public final class PlaybookLoader {
         }
         checkNotify(src, tasks, handlerNames);
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
-                strategy, List.copyOf(tasks), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node));
+                strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node));
     }
 
-    private void checkNotify(YamlSource src, List<Task> tasks, Set<String> handlers) {
-        for (Task t : tasks) {
+    private void checkNotify(YamlSource src, List<Step> steps, Set<String> handlers) {
+        for (Step st : steps) {
+            if (st instanceof Block b) {
+                checkNotify(src, b.block(), handlers);
+                checkNotify(src, b.rescue(), handlers);
+                checkNotify(src, b.always(), handlers);
+                continue;
+            }
+            Task t = (Task) st;
             for (String n : t.notifies()) {
                 if (!handlers.contains(n)) {
                     Mark mk = t.mark();
@@ -155,24 +177,19 @@ public final class PlaybookLoader {
                             + "' notifies unknown handler '" + n + "'" + DidYouMean.hint(n, handlers));
                 }
             }
-            if (t.isBlock()) {
-                checkNotify(src, t.block(), handlers);
-                checkNotify(src, t.rescue(), handlers);
-                checkNotify(src, t.always(), handlers);
-            }
         }
     }
 
-    private List<Task> taskList(YamlSource src, YamlNode n, Set<String> inheritedTags, List<Object> inheritedWhen,
+    private List<Step> taskList(YamlSource src, YamlNode n, Set<String> inheritedTags, List<Object> inheritedWhen,
                                 boolean handler, boolean inheritedNoLog) {
         if (n instanceof YamlScalar s && s.getValue().isEmpty()) return List.of();
         YamlSequence seq = src.sequence(n, "a task list");
-        List<Task> out = new ArrayList<>();
+        List<Step> out = new ArrayList<>();
         for (YamlNode t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler, inheritedNoLog));
         return out;
     }
 
-    private Task task(YamlSource src, YamlNode node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler,
+    private Step task(YamlSource src, YamlNode node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler,
                       boolean inheritedNoLog) {
         YamlMapping m = src.mapping(node, "a task");
         String name = null;
@@ -205,6 +222,18 @@ public final class PlaybookLoader {
             YamlNode v = t.getValueNode();
             if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
             if (key.equals("remote_user")) throw src.error(t.getKeyNode(), REMOTE_USER);
+            if (Task.META.equals(key)) {
+                if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and 'meta'");
+                String action = src.scalar(v, "a meta action");
+                if (!META_ACTIONS.contains(action)) {
+                    throw src.error(v, "meta action '" + action + "' is not supported (" + String.join(", ",
+                            new TreeSet<>(META_ACTIONS)) + ")" + DidYouMean.hint(action, META_ACTIONS));
+                }
+                module = Task.META;
+                moduleKey = t.getKeyNode();
+                moduleValue = v;
+                continue;
+            }
             if (!TASK_KEYS.contains(key)) {
                 if (modules.find(key) == null) {
                     Collection<String> known = new TreeSet<>(modules.all().keySet());
@@ -276,12 +305,12 @@ public final class PlaybookLoader {
         Mark mark = src.mark(node);
         if (blockNode != null) {
             if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
-            List<Task> block = taskList(src, blockNode, tags, when, handler, noLog);
-            List<Task> rescue = rescueNode == null ? List.of() : taskList(src, rescueNode, tags, when, handler, noLog);
-            List<Task> always = alwaysNode == null ? List.of() : taskList(src, alwaysNode, tags, when, handler, noLog);
-            return new Task(name, null, Map.of(), List.copyOf(when), null, lc, null, null, null, ignore, List.of(),
-                    Set.copyOf(tags), become, null, null, 0, runOnce, vars, block, rescue, always, List.of(), noLog,
-                    mark);
+            List<Step> block = inherit(taskList(src, blockNode, tags, when, handler, noLog), ignore, become);
+            List<Step> rescue = rescueNode == null ? List.of()
+                    : inherit(taskList(src, rescueNode, tags, when, handler, noLog), ignore, become);
+            List<Step> always = alwaysNode == null ? List.of()
+                    : inherit(taskList(src, alwaysNode, tags, when, handler, noLog), ignore, become);
+            return new Block(name, vars, block, rescue, always, tags, mark);
         }
         if (rescueNode != null || alwaysNode != null) {
             throw src.error(rescueNode != null ? rescueNode : alwaysNode, "'rescue'/'always' need a 'block'");
@@ -290,11 +319,40 @@ public final class PlaybookLoader {
             throw src.error(node, "task" + (name == null ? "" : " '" + name + "'") + " has no module");
         }
         if (until != null && retries == null) retries = 3;
-        Module mod = modules.find(module);
-        Map<String, Object> args = args(src, mod, module, moduleValue, argsNode);
-        return new Task(name, mod.name(), args, List.copyOf(when), loop, lc, register, changedWhen, failedWhen, ignore,
-                notify, Set.copyOf(tags), become, retries, until, delay, runOnce, vars, List.of(), List.of(),
-                List.of(), listen, noLog, mark);
+        Task.Builder b;
+        if (Task.META.equals(module)) {
+            if (loop != null) throw src.error(moduleKey, "a meta task cannot loop");
+            b = Task.builder(Task.META).args(Map.of("_raw_params", src.scalar(moduleValue, "a meta action")));
+        } else {
+            Module mod = modules.find(module);
+            b = Task.builder(mod.name()).args(args(src, mod, module, moduleValue, argsNode));
+        }
+        return b.name(name).when(when).loop(loop).loopControl(lc).register(register).changedWhen(changedWhen)
+                .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
+                .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
+                .mark(mark).build();
+    }
+
+    /**
+     * A block's {@code ignore_errors: true} and {@code become} apply to the tasks inside it that
+     * do not set their own (Ansible's keyword inheritance).
+     */
+    private static List<Step> inherit(List<Step> steps, boolean ignore, Boolean become) {
+        if (!ignore && become == null) return steps;
+        List<Step> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Task t) {
+                Task.Builder b = t.toBuilder();
+                if (ignore) b.ignoreErrors(true);
+                if (become != null && t.become() == null) b.become(become);
+                out.add(b.build());
+            } else {
+                Block k = (Block) s;
+                out.add(new Block(k.name(), k.vars(), inherit(k.block(), ignore, become), inherit(k.rescue(), ignore,
+                        become), inherit(k.always(), ignore, become), k.tags(), k.mark()));
+            }
+        }
+        return out;
     }
 
     private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode) {
@@ -483,7 +541,10 @@ public final class PlaybookLoader {
     }
 
     private static Integer percent(YamlSource src, YamlNode v, String key) {
-        int p = integer(src, v, key);
+        Object o = src.value(v);
+        int p;
+        if (o instanceof String s && s.trim().matches("\\d+%")) p = Integer.parseInt(s.trim().replace("%", ""));
+        else p = integer(src, v, key);
         if (p < 0 || p > 100) throw src.error(v, "'" + key + "' must be 0-100, got '" + p + "'");
         return p;
     }

@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One task, or a block (then {@code module} is null and block/rescue/always hold tasks).
- * Values may hold templates; they are rendered per host when the task runs.
+ * One task (a module call, or {@code meta}). Values may hold templates; they are rendered per
+ * host when the task runs. Build with {@link #builder(String)}; change one field with a wither.
  *
  * @param when        conditions (all must hold), already combined with enclosing blocks'
  * @param tags        own tags plus those inherited from blocks and the play
@@ -17,16 +17,116 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
                    LoopControl loopControl, String register, Object changedWhen, Object failedWhen,
                    boolean ignoreErrors, List<String> notifies, Set<String> tags, Boolean become,
                    Integer retries, Object until, int delay, boolean runOnce, Map<String, Object> vars,
-                   List<Task> block, List<Task> rescue, List<Task> always, List<String> listen, boolean noLog,
-                   Mark mark) {
+                   List<String> listen, boolean noLog, Mark mark) implements Step {
 
-    public boolean isBlock() {
-        return module == null;
-    }
+    /** The module name of {@code meta:} tasks (not a module: the engine acts on it). */
+    public static final String META = "meta";
 
     /** Name for output: the given name, else the module name. */
+    @Override
     public String displayName() {
         if (name != null && !name.isBlank()) return name;
-        return module == null ? "block" : module;
+        return module;
+    }
+
+    public boolean isMeta() {
+        return META.equals(module);
+    }
+
+    /** The action of a {@code meta} task ({@code flush_handlers}, {@code end_play}...), else null. */
+    public String metaAction() {
+        return isMeta() ? String.valueOf(args.get("_raw_params")) : null;
+    }
+
+    public Task withNoLog(boolean b) {
+        return toBuilder().noLog(b).build();
+    }
+
+    public Task withTags(Set<String> t) {
+        return toBuilder().tags(t).build();
+    }
+
+    public static Builder builder(String module) {
+        return new Builder(module);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(module);
+        b.name = name;
+        b.args = args;
+        b.when = when;
+        b.loop = loop;
+        b.loopControl = loopControl;
+        b.register = register;
+        b.changedWhen = changedWhen;
+        b.failedWhen = failedWhen;
+        b.ignoreErrors = ignoreErrors;
+        b.notifies = notifies;
+        b.tags = tags;
+        b.become = become;
+        b.retries = retries;
+        b.until = until;
+        b.delay = delay;
+        b.runOnce = runOnce;
+        b.vars = vars;
+        b.listen = listen;
+        b.noLog = noLog;
+        b.mark = mark;
+        return b;
+    }
+
+    /** Named setters for the task's keywords; unset ones take Ansible's defaults. */
+    public static final class Builder {
+        private final String module;
+        private String name;
+        private Map<String, Object> args = Map.of();
+        private List<Object> when = List.of();
+        private Object loop;
+        private LoopControl loopControl = LoopControl.DEFAULT;
+        private String register;
+        private Object changedWhen;
+        private Object failedWhen;
+        private boolean ignoreErrors;
+        private List<String> notifies = List.of();
+        private Set<String> tags = Set.of();
+        private Boolean become;
+        private Integer retries;
+        private Object until;
+        private int delay = 5;
+        private boolean runOnce;
+        private Map<String, Object> vars = Map.of();
+        private List<String> listen = List.of();
+        private boolean noLog;
+        private Mark mark;
+
+        private Builder(String module) {
+            this.module = module;
+        }
+
+        public Builder name(String v) { name = v; return this; }
+        public Builder args(Map<String, Object> v) { args = v; return this; }
+        public Builder when(List<Object> v) { when = List.copyOf(v); return this; }
+        public Builder loop(Object v) { loop = v; return this; }
+        public Builder loopControl(LoopControl v) { loopControl = v; return this; }
+        public Builder register(String v) { register = v; return this; }
+        public Builder changedWhen(Object v) { changedWhen = v; return this; }
+        public Builder failedWhen(Object v) { failedWhen = v; return this; }
+        public Builder ignoreErrors(boolean v) { ignoreErrors = v; return this; }
+        public Builder notifies(List<String> v) { notifies = List.copyOf(v); return this; }
+        public Builder tags(Set<String> v) { tags = Set.copyOf(v); return this; }
+        public Builder become(Boolean v) { become = v; return this; }
+        public Builder retries(Integer v) { retries = v; return this; }
+        public Builder until(Object v) { until = v; return this; }
+        public Builder delay(int v) { delay = v; return this; }
+        public Builder runOnce(boolean v) { runOnce = v; return this; }
+        public Builder vars(Map<String, Object> v) { vars = v; return this; }
+        public Builder listen(List<String> v) { listen = List.copyOf(v); return this; }
+        public Builder noLog(boolean v) { noLog = v; return this; }
+        public Builder mark(Mark v) { mark = v; return this; }
+
+        public Task build() {
+            return new Task(name, module, args, when, loop, loopControl, register, changedWhen, failedWhen,
+                    ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark);
+        }
     }
 }

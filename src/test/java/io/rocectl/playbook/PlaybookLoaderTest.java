@@ -5,8 +5,10 @@ import io.rocectl.module.ModuleRegistry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +20,56 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PlaybookLoaderTest {
     private final PlaybookLoader loader = new PlaybookLoader(ModuleRegistry.builtin());
+    @TempDir
+    Path tmp;
+
+    private Path write(String yaml) throws Exception {
+        Path p = tmp.resolve("pb.yaml");
+        Files.writeString(p, yaml);
+        return p;
+    }
+
+    @Test
+    void metaActionsMaxFailPercentStringsSectionsAndBlockKeywords() throws Exception {
+        Play play = loader.load(write("""
+                - hosts: all
+                  max_fail_percentage: "50%"
+                  pre_tasks:
+                    - meta: noop
+                  tasks:
+                    - meta: flush_handlers
+                    - block:
+                        - command: "true"
+                        - command: "true"
+                          become: false
+                      become: true
+                      ignore_errors: true
+                """)).plays().get(0);
+        assertEquals(50, play.maxFailPercentage());
+        assertEquals(List.of(1, 2), play.sections(), "pre_tasks then tasks, each flushed at its end");
+        Task flush = (Task) play.tasks().get(1);
+        assertTrue(flush.isMeta());
+        assertEquals("flush_handlers", flush.metaAction());
+        Block b = (Block) play.tasks().get(2);
+        Task first = (Task) b.block().get(0);
+        Task second = (Task) b.block().get(1);
+        assertTrue(first.ignoreErrors() && second.ignoreErrors(), "a block's ignore_errors reaches its tasks");
+        assertEquals(Boolean.TRUE, first.become());
+        assertEquals(Boolean.FALSE, second.become(), "a task's own become wins over its block's");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "'- hosts: all\\n  tasks:\\n    - meta: refresh_inventory\\n'|3:13: meta action 'refresh_inventory' is not supported (clear_facts, end_batch, end_host, end_play, flush_handlers, noop, reset_connection)",
+        "'- hosts: all\\n  tasks:\\n    - meta: end_plya\\n'|3:13: meta action 'end_plya' is not supported (clear_facts, end_batch, end_host, end_play, flush_handlers, noop, reset_connection) (did you mean 'end_play'?)",
+        "'- hosts: all\\n  max_fail_percentage: \"150%\"\\n  tasks: []\\n'|2:24: 'max_fail_percentage' must be 0-100, got '150'",
+        "'- hosts: all\\n  handlers:\\n    - block:\\n        - command: \"true\"\\n'|3:7: a block in 'handlers' is not supported",
+    })
+    void refusedAtLoadTime(String yaml, String expected) throws Exception {
+        Path p = write(yaml.replace("\\n", "\n"));
+        InputError e = assertThrows(InputError.class, () -> loader.load(p));
+        assertEquals(p + ":" + expected, e.oneLine());
+    }
 
     private static Path fixture(String name) throws URISyntaxException {
         return Path.of(PlaybookLoaderTest.class.getResource("/fixtures/playbook/" + name).toURI());
@@ -57,7 +109,7 @@ class PlaybookLoaderTest {
         assertEquals(List.of(1, "50%"), play.serial());
         assertEquals(20, play.maxFailPercentage());
         assertEquals(100, play.vars().get("table_base"));
-        Task loop = play.tasks().get(0);
+        Task loop = (Task) play.tasks().get(0);
         assertEquals("command", loop.module());
         assertEquals("echo {{ item }}", loop.args().get("_raw_params"));
         assertEquals(List.of("a", "b"), loop.loop());
@@ -65,12 +117,11 @@ class PlaybookLoaderTest {
         assertEquals("out", loop.register());
         assertEquals(Boolean.FALSE, loop.changedWhen());
         assertEquals(Set.of("probe", "fix"), loop.tags());
-        Task block = play.tasks().get(1);
-        assertTrue(block.isBlock());
+        Block block = (Block) play.tasks().get(1);
         assertEquals(1, block.block().size());
-        assertEquals(List.of("table_base > 10"), block.block().get(0).when(), "blocks pass their when down");
-        assertEquals("echo rescued", block.rescue().get(0).args().get("_raw_params"));
-        Task retry = play.tasks().get(2);
+        assertEquals(List.of("table_base > 10"), ((Task) block.block().get(0)).when(), "blocks pass their when down");
+        assertEquals("echo rescued", ((Task) block.rescue().get(0)).args().get("_raw_params"));
+        Task retry = (Task) play.tasks().get(2);
         assertEquals("/tmp", retry.args().get("chdir"));
         assertEquals(2, retry.retries());
         assertEquals(List.of("done"), retry.notifies());
