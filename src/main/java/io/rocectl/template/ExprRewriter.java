@@ -16,7 +16,18 @@ final class ExprRewriter {
     private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "in", "is", "if", "else", "True", "False",
             "None", "true", "false", "none", "null");
 
+    /** Whether a filter exists (Jinjava silently ignores unknown ones; Ansible refuses them). */
+    static volatile java.util.function.Predicate<String> KNOWN_FILTER = name -> true;
+
     private ExprRewriter() {}
+
+    /** The expression of a template that is exactly one {@code {{ }}} (braces inside it allowed), or null. */
+    static String single(String s) {
+        String t = s.trim();
+        if (!t.startsWith("{{")) return null;
+        int end = closing(t, 2, "}}");
+        return end == t.length() - 2 ? t.substring(2, end) : null;
+    }
 
     private record Tok(String text, char kind) { // kind: s string, i identifier, n number, p punctuation, w space
     }
@@ -73,13 +84,16 @@ final class ExprRewriter {
     /** The index of {@code close} ending a tag, skipping string literals. */
     private static int closing(String s, int from, String close) {
         int i = from;
+        int depth = 0;
         while (i < s.length()) {
             char c = s.charAt(i);
             if (c == '\'' || c == '"') {
                 i = stringEnd(s, i);
                 continue;
             }
-            if (s.startsWith(close, i)) return i;
+            if (c == '{') depth++;
+            if (depth == 0 && s.startsWith(close, i)) return i;
+            if (c == '}' && depth > 0) depth--;
             i++;
         }
         return -1;
@@ -135,7 +149,10 @@ final class ExprRewriter {
             String prev = prevSignificant(toks, k);
             if (t.kind == 's') {
                 out.add(t.text.replace("\\", "\\\\"));
-            } else if (t.kind == 'i' && (t.text.equals("None") || t.text.equals("none")) && !".".equals(prev)) {
+            } else if (t.kind == 'i' && "|".equals(prev) && !KNOWN_FILTER.test(t.text)) {
+                throw new TemplateException("no filter named '" + t.text + "'");
+            } else if (t.kind == 'i' && (t.text.equals("None") || t.text.equals("none")) && !".".equals(prev)
+                    && !"is".equals(prev) && !("not".equals(prev) && isAfterIs(toks, k))) {
                 out.add("null");
             } else if (t.kind == 'i' && (t.text.equals("True") || t.text.equals("False")) && !".".equals(prev)) {
                 out.add(t.text.toLowerCase());
@@ -148,8 +165,19 @@ final class ExprRewriter {
             }
         }
         String joined = String.join("", out);
+        joined = spaceClosingBraces(joined);
         joined = percentFormat(joined);
         return steppedSlices(joined);
+    }
+
+    /** "}}" inside an expression (nested dict literals) would end it for Jinjava's scanner. */
+    private static String spaceClosingBraces(String e) {
+        StringBuilder sb = new StringBuilder();
+        for (Tok t : tokens(e)) {
+            if (t.text.equals("}") && sb.length() > 0 && sb.charAt(sb.length() - 1) == '}') sb.append(' ');
+            sb.append(t.text);
+        }
+        return sb.toString();
     }
 
     private static String prevSignificant(List<Tok> toks, int k) {
@@ -247,7 +275,7 @@ final class ExprRewriter {
             for (int p = 0; p < 3; p++) {
                 if (p > 0) sb.append(", ");
                 String part = parts.get(p).toString().trim();
-                sb.append(part.isEmpty() ? "none" : part);
+                sb.append(part.isEmpty() ? "null" : part);
             }
             sb.append("))");
             for (int j = close + 1; j < toks.size(); j++) sb.append(toks.get(j).text);

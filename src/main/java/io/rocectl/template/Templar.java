@@ -68,6 +68,7 @@ public final class Templar {
         Filters.register(global);
         Tests.register(global);
         Functions.register(global);
+        ExprRewriter.KNOWN_FILTER = name -> global.getFilter(name) != null;
     }
 
     @SuppressWarnings("unchecked")
@@ -153,14 +154,15 @@ public final class Templar {
 
     private Object renderString(String s, Map<String, Object> vars) {
         if (!isTemplate(s)) return s;
-        Matcher m = SINGLE.matcher(s);
-        if (m.matches() && !m.group(1).contains("}}") && !m.group(1).contains("{{")) {
-            String expr = m.group(1).trim();
+        String single = ExprRewriter.single(s);
+        if (single != null && !single.contains("{{")) {
+            String expr = single.trim();
             Object v = eval(expr, vars);
             // as Ansible 2.14: a lone variable that is a number, boolean or null keeps its type;
             // any other result is text, read back as a Python literal when it looks like a list,
             // dict or boolean (so "{{ 1 + 1 }}" is "2" and "{{ nics }}" a list)
-            if (BARE_VAR.matcher(s.trim()).matches() && (v == null || v instanceof Number || v instanceof Boolean)) return v;
+            Matcher bare = BARE_VAR.matcher(s.trim());
+            if (bare.matches() && vars.containsKey(bare.group(1)) && (v == null || v instanceof Number || v instanceof Boolean)) return v;
             if (v instanceof Py.Tuple || v == null || v instanceof Number || NO_TYPE.matcher(s).lookingAt()) return PyOutput.finalized(v);
             if (v instanceof String str) return PyLiteral.convert(str);
             return v;
