@@ -30,7 +30,7 @@ PY
 command="ANSIBLE_STDOUT_CALLBACK=json ansible-playbook -i localhost, -c local play.json"
 (cd "$work" && env -u ROCECTL_TEMPLATE_CASE_NOT_SET ANSIBLE_STDOUT_CALLBACK=json ANSIBLE_LOCALHOST_WARNING=false \
     ANSIBLE_NOCOLOR=1 ansible-playbook -i localhost, -c local play.json > out.json 2> err.txt) || true
-version=$(ansible-playbook --version | head -1)
+version=$(ansible-playbook --version | sed -n 1p)
 python3 - "$dir/cases.yaml" "$work/out.json" "$dir/expected.json" "$version" "$command" <<'PY'
 import json, sys, yaml
 cases = yaml.safe_load(open(sys.argv[1]))

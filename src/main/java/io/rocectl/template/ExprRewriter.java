@@ -8,9 +8,8 @@ import java.util.Set;
  * Rewrites the Python-only parts of Jinja expressions into forms Jinjava evaluates, before it
  * parses them: backslashes in string literals stay literal (as Ansible escapes them: {@code '\d'}
  * reaches a regex as {@code \d}), {@code None} is {@code none}, {@code "fmt" % args} is the
- * {@code __pyformat} filter, and a stepped slice {@code x[a:b:c]} is the {@code __pyslice} filter.
- * Also tells whether an expression is constant (refers to no variable), which Jinja folds into
- * text at compile time.
+ * {@code __pyformat} filter, a stepped slice {@code x[a:b:c]} is the {@code __pyslice} filter,
+ * {@code -5 | abs} filters -5, and {@code }}} inside an expression no longer ends it.
  */
 final class ExprRewriter {
     private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "in", "is", "if", "else", "True", "False",
@@ -66,7 +65,7 @@ final class ExprRewriter {
                 i = stop;
                 continue;
             }
-            out.append(kind).append(expression(inner)).append(close);
+            out.append(kind).append(kind.equals("{{") ? expression(inner) : tag(inner)).append(close);
             i = end + 2;
         }
         return out.toString();
@@ -140,8 +139,13 @@ final class ExprRewriter {
         return out;
     }
 
-    /** Rewrites one expression (the inside of {@code {{ }}}, a tag's arguments, or a bare condition). */
+    /** Rewrites one expression whose value is used (the inside of {@code {{ }}}, a bare condition). */
     static String expression(String e) {
+        return boolOps(tag(e));
+    }
+
+    /** Rewrites a tag's arguments (where and/or only decide truth, so their value does not matter). */
+    static String tag(String e) {
         List<Tok> toks = tokens(e);
         List<String> out = new ArrayList<>();
         for (int k = 0; k < toks.size(); k++) {
@@ -168,6 +172,82 @@ final class ExprRewriter {
         joined = spaceClosingBraces(joined);
         joined = percentFormat(joined);
         return steppedSlices(joined);
+    }
+
+    /**
+     * Python's {@code a or b} is a if a is true, else b (not a boolean; {@code x or 'default'} is
+     * common), and {@code a and b} is b if a is true, else a; both still short-circuit. Rewritten
+     * into inline ifs at the top level of the expression and of inline-if branches.
+     */
+    static String boolOps(String e) {
+        List<Tok> toks = tokens(e);
+        int ifAt = -1;
+        int elseAt = -1;
+        int depth = 0;
+        int nested = 0;
+        boolean seenOperand = false;
+        for (int k = 0; k < toks.size(); k++) {
+            Tok t = toks.get(k);
+            String x = t.text;
+            if (x.equals("(") || x.equals("[") || x.equals("{")) depth++;
+            if (x.equals(")") || x.equals("]") || x.equals("}")) depth--;
+            if (depth == 0 && t.kind == 'i' && x.equals("if") && seenOperand) {
+                if (ifAt < 0) ifAt = k;
+                else nested++;
+            } else if (depth == 0 && t.kind == 'i' && x.equals("else") && ifAt >= 0) {
+                if (nested == 0) {
+                    elseAt = k;
+                    break;
+                }
+                nested--;
+            }
+            if (t.kind != 'w') seenOperand = true;
+        }
+        if (ifAt >= 0) {
+            String x = join(toks, 0, ifAt);
+            String c = join(toks, ifAt + 1, elseAt < 0 ? toks.size() : elseAt);
+            String out = "(" + boolOps(x) + ") if (" + boolOps(c) + ")";
+            if (elseAt >= 0) out += " else (" + boolOps(join(toks, elseAt + 1, toks.size())) + ")";
+            return out;
+        }
+        List<String> ors = splitTop(toks, "or");
+        if (ors.size() > 1) {
+            List<String> parts = new ArrayList<>();
+            for (String p : ors) parts.add(boolOps(p));
+            String r = "(" + parts.get(parts.size() - 1) + ")";
+            for (int i = parts.size() - 2; i >= 0; i--) r = "((" + parts.get(i) + ") if (" + parts.get(i) + ") else " + r + ")";
+            return r;
+        }
+        List<String> ands = splitTop(toks, "and");
+        if (ands.size() > 1) {
+            String r = "(" + ands.get(ands.size() - 1) + ")";
+            for (int i = ands.size() - 2; i >= 0; i--) r = "(" + r + " if (" + ands.get(i) + ") else (" + ands.get(i) + "))";
+            return r;
+        }
+        return e;
+    }
+
+    private static String join(List<Tok> toks, int from, int to) {
+        StringBuilder sb = new StringBuilder();
+        for (int k = from; k < to; k++) sb.append(toks.get(k).text);
+        return sb.toString().trim();
+    }
+
+    private static List<String> splitTop(List<Tok> toks, String keyword) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int k = 0; k < toks.size(); k++) {
+            String x = toks.get(k).text;
+            if (x.equals("(") || x.equals("[") || x.equals("{")) depth++;
+            if (x.equals(")") || x.equals("]") || x.equals("}")) depth--;
+            if (depth == 0 && toks.get(k).kind == 'i' && x.equals(keyword)) {
+                out.add(join(toks, start, k));
+                start = k + 1;
+            }
+        }
+        out.add(join(toks, start, toks.size()));
+        return out;
     }
 
     /** "}}" inside an expression (nested dict literals) would end it for Jinjava's scanner. */
@@ -322,27 +402,6 @@ final class ExprRewriter {
             }
         }
         return 0;
-    }
-
-    /**
-     * Whether an expression refers to no variable: every name is a keyword, a filter or test name,
-     * an attribute or a keyword argument. Jinja folds such an expression into text at compile time,
-     * so Ansible sees its string form ({@code "{{ 1 + 1 }}"} is the string "2").
-     */
-    static boolean isConstant(String e) {
-        List<Tok> toks = tokens(e);
-        for (int k = 0; k < toks.size(); k++) {
-            Tok t = toks.get(k);
-            if (t.kind != 'i' || KEYWORDS.contains(t.text)) continue;
-            String prev = prevSignificant(toks, k);
-            int next = nextSignificant(toks, k + 1);
-            String nextText = next < 0 ? null : toks.get(next).text;
-            if ("|".equals(prev) || ".".equals(prev)) continue;
-            if ("is".equals(prev) || "not".equals(prev) && isAfterIs(toks, k)) continue;
-            if ("=".equals(nextText) && !(next + 1 < toks.size() && toks.get(next + 1).text.equals("="))) continue;
-            return false;
-        }
-        return true;
     }
 
     private static boolean isAfterIs(List<Tok> toks, int k) {

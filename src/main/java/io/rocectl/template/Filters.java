@@ -347,6 +347,8 @@ final class Filters {
             int sp = cut.lastIndexOf(' ');
             return (sp >= 0 ? cut.substring(0, sp) : cut) + end;
         }));
+        ctx.registerFilter(filter("select", (v, a, kw) -> select(v, a, true)));
+        ctx.registerFilter(filter("reject", (v, a, kw) -> select(v, a, false)));
         ctx.registerFilter(filter("unique", (v, a, kw) -> unique(iterable(v))));
         ctx.registerFilter(filter("union", (v, a, kw) -> {
             List<Object> all = new ArrayList<>();
@@ -375,6 +377,22 @@ final class Filters {
             for (Object o : unique(all)) if (!(contains(x, o) && contains(y, o))) out.add(o);
             return out;
         }));
+    }
+
+    private static List<Object> select(Object v, List<Object> a, boolean keep) {
+        List<Object> out = new ArrayList<>();
+        JinjavaInterpreter in = JinjavaInterpreter.getCurrent();
+        com.hubspot.jinjava.lib.exptest.ExpTest test = null;
+        if (!a.isEmpty()) {
+            test = in.getContext().getExpTest(Py.str(a.get(0)));
+            if (test == null) throw new TemplateException("no test named '" + a.get(0) + "'");
+        }
+        Object[] rest = a.size() > 1 ? a.subList(1, a.size()).toArray() : new Object[0];
+        for (Object o : iterable(v)) {
+            boolean ok = test == null ? PyTruth.of(o) : test.evaluate(o, in, rest);
+            if (ok == keep) out.add(o);
+        }
+        return out;
     }
 
     // ---- helpers shared with tests, methods and functions

@@ -61,7 +61,7 @@ public final class Templar {
         CompositeELResolver resolver = new CompositeELResolver();
         resolver.add(new PyResolver());
         resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
-        jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
+        jinjava = new PyTruth.AnsibleJinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
                 .withNestedInterpretationEnabled(false).withTrimBlocks(true).withElResolver(resolver)
                 .withLegacyOverrides(LegacyOverrides.newBuilder().withIterateOverMapKeys(true).build()).build());
         Context global = jinjava.getGlobalContext();
@@ -252,7 +252,7 @@ public final class Templar {
             if (!(v instanceof String str) || str.isEmpty()) return Py.truthy(v);
             s = str;
         }
-        return Py.truthy(eval(s, vars));
+        return PyTruth.of(eval(s, vars));
     }
 
     /**
