@@ -171,6 +171,7 @@ final class ExprRewriter {
         String joined = String.join("", out);
         joined = spaceClosingBraces(joined);
         joined = percentFormat(joined);
+        joined = tuples(joined);
         return steppedSlices(joined);
     }
 
@@ -271,7 +272,8 @@ final class ExprRewriter {
         for (int k = 0; k < toks.size(); k++) {
             if (toks.get(k).kind != 's') continue;
             int op = nextSignificant(toks, k + 1);
-            if (op < 0 || !toks.get(op).text.equals("%")) continue;
+            if (op < 0 || !(toks.get(op).text.equals("%") || toks.get(op).text.equals("*"))) continue;
+            if (op + 1 < toks.size() && toks.get(op + 1).text.equals("*")) continue; // ** is power
             int start = nextSignificant(toks, op + 1);
             if (start < 0) continue;
             int end = operandEnd(toks, start); // exclusive
@@ -279,7 +281,9 @@ final class ExprRewriter {
             for (int j = start; j < end; j++) operand.append(toks.get(j).text);
             String o = operand.toString();
             String args;
-            if (toks.get(start).text.equals("(") && end - 1 > start && toks.get(end - 1).text.equals(")")
+            if (toks.get(op).text.equals("*")) {
+                args = "__pyrepeat(" + o + ")";
+            } else if (toks.get(start).text.equals("(") && end - 1 > start && toks.get(end - 1).text.equals(")")
                     && matching(toks, start) == end - 1) {
                 args = "__pyformat_args(" + o.substring(1, o.length() - 1) + ")";
             } else {
@@ -292,6 +296,38 @@ final class ExprRewriter {
             return percentFormat(sb.toString());
         }
         return e;
+    }
+
+    /** A parenthesized list with a comma that is no call, {@code (a, 1)}, becomes {@code __tuple(a, 1)}. */
+    private static String tuples(String e) {
+        List<Tok> toks = tokens(e);
+        StringBuilder sb = new StringBuilder();
+        for (int k = 0; k < toks.size(); k++) {
+            Tok t = toks.get(k);
+            if (t.text.equals("(")) {
+                String prev = prevSignificant(toks, k);
+                boolean call = prev != null && (prev.equals(")") || prev.equals("]") || Character.isLetterOrDigit(prev.charAt(0))
+                        || prev.charAt(0) == '_' || prev.charAt(0) == '\'' || prev.charAt(0) == '"') && !KEYWORDS.contains(prev);
+                if (!call && topLevelComma(toks, k)) {
+                    sb.append("__tuple(");
+                    continue;
+                }
+            }
+            sb.append(t.text);
+        }
+        return sb.toString();
+    }
+
+    private static boolean topLevelComma(List<Tok> toks, int open) {
+        int close = matching(toks, open);
+        int depth = 0;
+        for (int j = open + 1; j < close; j++) {
+            String x = toks.get(j).text;
+            if (x.equals("(") || x.equals("[") || x.equals("{")) depth++;
+            if (x.equals(")") || x.equals("]") || x.equals("}")) depth--;
+            if (depth == 0 && x.equals(",")) return true;
+        }
+        return close == open + 1 || (close > open + 1 && nextSignificant(toks, open + 1) == close); // () is the empty tuple
     }
 
     private static int nextSignificant(List<Tok> toks, int from) {

@@ -138,6 +138,11 @@ final class Filters {
         ctx.registerFilter(filter("__pyformat", (v, a, kw) -> PyStrings.percent(Py.str(v), a, false)));
         ctx.registerFilter(filter("__pyformat_args", (v, a, kw) -> PyStrings.percent(Py.str(v), a, true)));
         ctx.registerFilter(filter("__pyslice", (v, a, kw) -> slice(v, a.get(0), a.get(1), a.get(2))));
+        ctx.registerFilter(filter("__pyrepeat", (v, a, kw) -> {
+            long n = toLong(a.get(0));
+            if (v instanceof CharSequence s) return n <= 0 ? "" : s.toString().repeat((int) Math.min(n, 1_000_000));
+            throw new TemplateException("can't multiply sequence by non-int of type '" + Py.typeName(a.get(0)) + "'");
+        }));
         ctx.registerFilter(filter("split", (v, a, kw) -> PyStrings.split(Py.str(v), a.isEmpty() || a.get(0) == null ? null : Py.str(a.get(0)),
                 ((Number) opt(a, kw, 1, "maxsplit", -1L)).intValue())));
 

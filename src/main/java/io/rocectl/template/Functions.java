@@ -27,6 +27,7 @@ public final class Functions {
             ctx.registerFunction(new ELFunctionDefinition("", "query", Functions.class.getMethod("query", String.class, Object[].class)));
             ctx.registerFunction(new ELFunctionDefinition("", "q", Functions.class.getMethod("query", String.class, Object[].class)));
             ctx.registerFunction(new ELFunctionDefinition("", "dict", Functions.class.getMethod("dict", Object[].class)));
+            ctx.registerFunction(new ELFunctionDefinition("", "__tuple", Functions.class.getMethod("tuple", Object[].class)));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
@@ -47,6 +48,11 @@ public final class Functions {
     /** {@code query(plugin, terms...)}: always a list. */
     public static Object query(String plugin, Object... args) {
         return run(plugin, args);
+    }
+
+    /** A tuple literal {@code (a, b)}, rewritten to this call by ExprRewriter. */
+    public static Object tuple(Object... args) {
+        return new Py.Tuple(java.util.Arrays.asList(args));
     }
 
     public static Object dict(Object... args) {

@@ -1,5 +1,7 @@
 package io.rocectl.template;
 
+import com.hubspot.jinjava.objects.collections.PyList;
+
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,7 +42,14 @@ public final class Py {
         return sb.toString();
     }
 
+    /** Jinjava's list wrapper around one of our lists (a tuple stays a tuple). */
+    static Object unwrap(Object v) {
+        while (v instanceof PyList pl && pl.toList() != v) v = pl.toList();
+        return v;
+    }
+
     private static void repr(Object v, StringBuilder sb) {
+        v = unwrap(v);
         if (v == null) {
             sb.append("None");
         } else if (v instanceof Boolean b) {
@@ -127,6 +136,7 @@ public final class Py {
 
     /** Python's type name of a value ({@code type_debug}). */
     public static String typeName(Object v) {
+        v = unwrap(v);
         if (v == null) return "NoneType";
         if (v instanceof Boolean) return "bool";
         if (v instanceof Double || v instanceof Float || v instanceof BigDecimal) return "float";
@@ -141,6 +151,7 @@ public final class Py {
 
     /** A plain Java copy: lists and maps (Jinjava's wrappers included) become ArrayList/LinkedHashMap. */
     public static Object plain(Object o) {
+        o = unwrap(o);
         if (o instanceof Tuple t) {
             List<Object> out = new ArrayList<>(t.size());
             for (Object x : t) out.add(plain(x));
