@@ -146,6 +146,20 @@ final class ExprRewriter {
 
     /** Rewrites a tag's arguments (where and/or only decide truth, so their value does not matter). */
     static String tag(String e) {
+        List<Tok> head = tokens(e.trim().replaceFirst("^-", "").trim());
+        if (!head.isEmpty() && head.get(0).text.equals("for")) {
+            int depth = 0;
+            boolean in = false;
+            for (Tok t : head) {
+                if (t.text.equals("(") || t.text.equals("[") || t.text.equals("{")) depth++;
+                if (t.text.equals(")") || t.text.equals("]") || t.text.equals("}")) depth--;
+                if (depth == 0 && t.kind == 'i' && t.text.equals("in")) in = true;
+                if (depth == 0 && in && t.kind == 'i' && t.text.equals("if")) {
+                    throw new TemplateException("a loop filter ({% for x in y if cond %}) is not supported: filter the list"
+                            + " (select, selectattr) or put an {% if %} inside the loop");
+                }
+            }
+        }
         List<Tok> toks = tokens(e);
         List<String> out = new ArrayList<>();
         for (int k = 0; k < toks.size(); k++) {
@@ -310,6 +324,12 @@ final class ExprRewriter {
                         || prev.charAt(0) == '_' || prev.charAt(0) == '\'' || prev.charAt(0) == '"') && !KEYWORDS.contains(prev);
                 if (!call && topLevelComma(toks, k)) {
                     sb.append("__tuple(");
+                    int close = matching(toks, k);
+                    int last = close - 1;
+                    while (last > k && toks.get(last).kind == 'w') last--;
+                    for (int j = k + 1; j < close; j++) if (j != last || !toks.get(j).text.equals(",")) sb.append(toks.get(j).text);
+                    sb.append(')');
+                    k = close;
                     continue;
                 }
             }

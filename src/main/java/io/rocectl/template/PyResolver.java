@@ -40,8 +40,8 @@ final class PyResolver extends ELResolver {
             }
             return null;
         }
-        if (base instanceof CharSequence s && property instanceof Number n) {
-            long i = n.longValue();
+        if (base instanceof CharSequence s && (property instanceof Number || property instanceof CharSequence cs && cs.toString().matches("-?\\d+"))) {
+            long i = property instanceof Number n ? n.longValue() : Long.parseLong(property.toString());
             if (i < 0) i += s.length();
             if (i < 0 || i >= s.length()) throw new TemplateException("string index out of range");
             context.setPropertyResolved(true);
