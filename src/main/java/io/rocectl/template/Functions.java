@@ -39,10 +39,12 @@ public final class Functions {
         boolean wantList = false;
         for (Object o : args) if (o instanceof NamedParameter np && np.getName().equals("wantlist")) wantList = Py.truthy(np.getValue());
         if (wantList) return r;
-        if (r.size() == 1) return r.get(0);
-        List<String> s = new ArrayList<>();
-        for (Object o : r) s.add(Py.str(o));
-        return String.join(",", s);
+        if (r.stream().allMatch(o -> o instanceof CharSequence)) {
+            List<String> s = new ArrayList<>();
+            for (Object o : r) s.add(o.toString());
+            return String.join(",", s);
+        }
+        return r.size() == 1 ? r.get(0) : r;
     }
 
     /** {@code query(plugin, terms...)}: always a list. */
@@ -72,9 +74,87 @@ public final class Functions {
         List<Object> terms = new ArrayList<>();
         Map<String, Object> kw = new LinkedHashMap<>();
         Filters.splitArgs(args, terms, kw);
+        return query(plugin, terms, kw);
+    }
+
+    /** Runs a lookup plugin on its terms (as {@code query()} and Ansible's {@code with_<plugin>} loops do). */
+    @SuppressWarnings("unchecked")
+    static List<Object> query(String plugin, List<Object> terms, Map<String, Object> kw) {
         for (Object t : terms) if (t instanceof Undefined u) throw u.error();
         List<Object> out = new ArrayList<>();
         switch (plugin) {
+            case "list" -> out.addAll(terms);
+            case "items" -> {
+                for (Object t : terms) {
+                    if (t instanceof java.util.Collection<?> c) out.addAll(c);
+                    else out.add(t);
+                }
+            }
+            case "indexed_items" -> {
+                long i = 0;
+                for (Object t : query("items", terms, kw)) out.add(new ArrayList<>(java.util.Arrays.asList(i++, t)));
+            }
+            case "dict" -> {
+                for (Object t : terms) {
+                    if (!(t instanceof Map<?, ?> m)) throw new TemplateException("with_dict expects a dict, got " + Py.typeName(t));
+                    m.forEach((k, v) -> {
+                        Map<String, Object> e = new LinkedHashMap<>();
+                        e.put("key", k);
+                        e.put("value", v);
+                        out.add(e);
+                    });
+                }
+            }
+            case "sequence" -> {
+                for (Object t : terms) out.addAll(Sequence.of(Py.str(t), kw));
+            }
+            case "subelements" -> {
+                if (terms.size() < 2) throw new TemplateException("subelements lookup expects a list and a key");
+                boolean skip = kw.containsKey("skip_missing") ? Py.truthy(kw.get("skip_missing"))
+                        : terms.size() > 2 && terms.get(2) instanceof Map<?, ?> f && Py.truthy(f.get("skip_missing"));
+                Object list = terms.get(0);
+                if (list instanceof Map<?, ?> m) list = new ArrayList<>(m.values());
+                String key = Py.str(terms.get(1));
+                for (Object item : Filters.iterable(list)) {
+                    if (!(item instanceof Map<?, ?> m) || !m.containsKey(key)) {
+                        if (skip) continue;
+                        throw new TemplateException("could not find '" + key + "' key in iterated item '" + Py.repr(item) + "'");
+                    }
+                    Map<String, Object> rest = new LinkedHashMap<>((Map<String, Object>) m);
+                    Object sub = rest.remove(key);
+                    if (!(sub instanceof java.util.Collection<?> c)) throw new TemplateException("the key " + key + " should point to a list");
+                    for (Object x : c) out.add(new ArrayList<>(java.util.Arrays.asList(rest, x)));
+                }
+            }
+            case "together" -> {
+                int n = 0;
+                for (Object t : terms) n = Math.max(n, Filters.toList(t).size());
+                for (int i = 0; i < n; i++) {
+                    List<Object> row = new ArrayList<>();
+                    for (Object t : terms) {
+                        List<Object> l = Filters.toList(t);
+                        row.add(i < l.size() ? l.get(i) : null);
+                    }
+                    out.add(row);
+                }
+            }
+            case "nested" -> {
+                List<List<Object>> acc = new ArrayList<>();
+                acc.add(new ArrayList<>());
+                for (Object t : terms) {
+                    List<List<Object>> next = new ArrayList<>();
+                    for (List<Object> p : acc) for (Object x : Filters.iterable(t)) {
+                        List<Object> row = new ArrayList<>(p);
+                        row.add(x);
+                        next.add(row);
+                    }
+                    acc = next;
+                }
+                out.addAll(acc);
+            }
+            case "fileglob" -> {
+                for (Object t : terms) out.addAll(fileglob(Py.str(t)));
+            }
             case "env" -> {
                 for (Object t : terms) {
                     String v = System.getenv(Py.str(t));
@@ -102,9 +182,48 @@ public final class Functions {
                     out.add(v);
                 }
             }
-            default -> throw new TemplateException("lookup plugin '" + plugin + "' is not supported (env, file and vars are)");
+            default -> throw new TemplateException("lookup plugin '" + plugin + "' is not supported (env, file, vars, list, items,"
+                    + " indexed_items, dict, sequence, subelements, together, nested, fileglob are)");
         }
         return out;
+    }
+
+    /** The directories a relative path is looked up in: {@code files/} and the directory itself, of the role, then the playbook. */
+    private static List<Path> searchDirs() {
+        List<Path> dirs = new ArrayList<>();
+        JinjavaInterpreter in = JinjavaInterpreter.getCurrent();
+        for (String base : new String[] {"role_path", "playbook_dir"}) {
+            Object dir = in == null ? null : in.getContext().get(base);
+            if (dir instanceof CharSequence d && !(dir instanceof Undefined)) {
+                dirs.add(Path.of(d.toString(), "files"));
+                dirs.add(Path.of(d.toString()));
+            }
+        }
+        dirs.add(Path.of("files"));
+        dirs.add(Path.of(""));
+        return dirs;
+    }
+
+    /** Ansible's fileglob: the files (not directories) matching the pattern, sorted, as absolute paths. */
+    private static List<Object> fileglob(String pattern) {
+        Path p = Path.of(pattern);
+        String name = p.getFileName() == null ? "" : p.getFileName().toString();
+        List<Path> dirs = new ArrayList<>();
+        if (p.isAbsolute()) dirs.add(p.getParent());
+        else for (Path d : searchDirs()) dirs.add(p.getParent() == null ? d : d.resolve(p.getParent()));
+        java.nio.file.PathMatcher m = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + name);
+        for (Path d : dirs) {
+            if (!Files.isDirectory(d)) continue;
+            List<Object> found = new ArrayList<>();
+            try (var s = Files.list(d)) {
+                s.filter(f -> Files.isRegularFile(f) && m.matches(f.getFileName())).map(f -> f.toAbsolutePath().normalize().toString())
+                        .sorted().forEach(found::add);
+            } catch (IOException e) {
+                throw new TemplateException("fileglob: cannot list " + d + ": " + e.getMessage());
+            }
+            if (!found.isEmpty() || p.getParent() != null) return found;
+        }
+        return List.of();
     }
 
     /** A relative path is looked for in {@code files/} and then directly under the role's or playbook's directory. */

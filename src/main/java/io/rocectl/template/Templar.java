@@ -214,6 +214,23 @@ public final class Templar {
         }
     }
 
+    /**
+     * Runs a lookup plugin as a {@code with_<plugin>} loop does: {@code terms} is the loop's value,
+     * already rendered (a list is the terms, anything else one term); the result is the items.
+     */
+    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
+    public List<Object> query(String plugin, Object terms, Map<String, Object> vars) {
+        JinjavaInterpreter in = interpreter(vars);
+        try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
+            List<Object> t = terms instanceof List<?> l ? new ArrayList<>(l) : terms == null ? new ArrayList<>() : new ArrayList<>(List.of(terms));
+            List<Object> out = new ArrayList<>();
+            for (Object o : Functions.query(plugin, t, Map.of())) out.add(Py.plain(o));
+            return out;
+        } catch (TemplateException e) {
+            throw new TemplateException("with_" + plugin + ": " + e.getMessage());
+        }
+    }
+
     /** The message of the innermost cause that is ours (an undefined variable, a filter's complaint), else the outermost. */
     private static String rootMessage(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
