@@ -308,10 +308,16 @@ public final class Templar {
     @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     public void checkExpression(String expr) {
         if (expr.isBlank()) throw new TemplateException("empty expression");
+        String rewritten;
+        try {
+            rewritten = ExprRewriter.expression(expr.trim());
+        } catch (TemplateException e) {
+            throw new TemplateException("expression '" + abbreviate(expr.trim()) + "': " + e.getMessage());
+        }
         JinjavaInterpreter in = jinjava.newInterpreter();
         try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             jinjava.getExpressionFactory().createValueExpression(
-                    new JinjavaELContext(in, new JinjavaInterpreterResolver(in)), "#{" + ExprRewriter.expression(expr.trim()) + "}", Object.class);
+                    new JinjavaELContext(in, new JinjavaInterpreterResolver(in)), "#{" + rewritten + "}", Object.class);
         } catch (TreeBuilderException e) {
             throw new TemplateException("syntax error in expression '" + abbreviate(expr.trim()) + "': "
                     + syntaxMessage(e, expr.trim()));
