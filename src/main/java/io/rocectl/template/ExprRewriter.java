@@ -65,7 +65,7 @@ final class ExprRewriter {
                 i = stop;
                 continue;
             }
-            out.append(kind).append(kind.equals("{{") ? expression(inner) : tag(inner)).append(close);
+            out.append(kind).append(kind.equals("{{") ? expression(inner) : setValue(inner)).append(close);
             i = end + 2;
         }
         return out.toString();
@@ -142,6 +142,13 @@ final class ExprRewriter {
     /** Rewrites one expression whose value is used (the inside of {@code {{ }}}, a bare condition). */
     static String expression(String e) {
         return boolOps(tag(e));
+    }
+
+    /** {@code {% set x = a or b %}} keeps the value of and/or as Python does; other tags only test truth. */
+    private static String setValue(String inner) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?s)^(\\s*-?\\s*set\\s+[A-Za-z_][A-Za-z0-9_]*\\s*=)(.*?)(-?\\s*)$").matcher(inner);
+        if (m.matches() && !m.group(2).isBlank()) return m.group(1) + " " + expression(m.group(2)) + " " + m.group(3);
+        return tag(inner);
     }
 
     /** Rewrites a tag's arguments (where and/or only decide truth, so their value does not matter). */
