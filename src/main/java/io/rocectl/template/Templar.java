@@ -2,10 +2,12 @@ package io.rocectl.template;
 
 import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.LegacyOverrides;
 import com.hubspot.jinjava.el.JinjavaELContext;
 import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
 import com.hubspot.jinjava.interpret.FatalTemplateErrorsException;
 import com.hubspot.jinjava.interpret.AutoCloseableSupplier;
+import com.hubspot.jinjava.interpret.Context;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.interpret.LazyExpression;
 import com.hubspot.jinjava.interpret.RenderResult;
@@ -15,6 +17,8 @@ import com.hubspot.jinjava.tree.Node;
 import com.hubspot.jinjava.tree.TagNode;
 import com.hubspot.jinjava.tree.parse.ExpressionToken;
 import jinjava.de.odysseus.el.tree.TreeBuilderException;
+import jinjava.javax.el.CompositeELResolver;
+import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,18 +29,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Jinja templating as Ansible users know it (the only class importing Jinjava): {@code {{ }}}
- * strings, native values when a string is exactly one expression ({@code "{{ nics }}"} stays a
- * list), conditionals for {@code when}, and deep rendering of argument trees. Undefined variables
- * are errors, except under {@code is defined} tests and {@code default()}.
+ * Jinja templating as Ansible users know it (this package is the only one importing Jinjava):
+ * {@code {{ }}} strings, native values when a string is exactly one expression ({@code "{{ nics }}"}
+ * stays a list), conditionals for {@code when}, and deep rendering of argument trees, with
+ * Ansible's filters, tests and lookups ({@link Filters}, {@link Tests}, {@link Functions}), Python's
+ * rendering of values inside strings ({@code True}, {@code ['a', 1]}), Python's string methods,
+ * slicing and {@code %} formatting, {@code trim_blocks}, and {@code omit}. Undefined variables are
+ * errors, except under {@code is defined} tests and {@code default()}.
  */
 public final class Templar {
     private static final Pattern FOR = Pattern.compile(
             "^[A-Za-z_][A-Za-z0-9_]*(?:\\s*,\\s*[A-Za-z_][A-Za-z0-9_]*)*"
             + "\\s+in\\s+(.+?)(?:\\s+if\\s+.+)?$", Pattern.DOTALL);
+    /** Ansible leaves a result as text when the template ends with a filter that makes text. */
+    private static final Pattern NO_TYPE = Pattern.compile(
+            "(?s).*?\\|\\s*(?:string|to_json|to_nice_json|to_yaml|to_nice_yaml|ppretty|json)(?:\\([^|]*\\))?\\s*\\)?\\s*}}");
+    private static final Pattern BARE_VAR = Pattern.compile("^\\{\\{\\s*(\\w*)\\s*}}$");
     private static final Pattern SINGLE = Pattern.compile("^\\s*\\{\\{(.*?)}}\\s*$", Pattern.DOTALL);
     private static final Templar INSTANCE = new Templar();
     private static final int MAX_DEFERRED_DEPTH = 20;
+    /** The value of {@code omit}: a module argument rendered to it is left out, as Ansible does. */
+    public static final String OMIT = "__omit_place_holder__rocectl";
     private static final ThreadLocal<Integer> DEFERRED_DEPTH = ThreadLocal.withInitial(() -> 0);
     private final Jinjava jinjava;
 
@@ -44,8 +57,31 @@ public final class Templar {
         // nested interpretation off: the text an expression produces is output, never a template
         // again (a host's "{{ secret }}" stays literal); trusted variables are rendered on lookup
         // instead, see deferred()
-        jinjava = new Jinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(true)
-                .withNestedInterpretationEnabled(false).build());
+        // undefined names are Undefined values (AnsibleInterpreter), not Jinjava's unknown tokens
+        CompositeELResolver resolver = new CompositeELResolver();
+        resolver.add(new PyResolver());
+        resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
+        jinjava = new PyTruth.AnsibleJinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
+                .withNestedInterpretationEnabled(false).withTrimBlocks(true).withElResolver(resolver)
+                .withLegacyOverrides(LegacyOverrides.newBuilder().withIterateOverMapKeys(true).build()).build());
+        Context global = jinjava.getGlobalContext();
+        Filters.register(global);
+        Tests.register(global);
+        Functions.register(global);
+        ExprRewriter.KNOWN_FILTER = name -> global.getFilter(name) != null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private JinjavaInterpreter interpreter(Map<String, Object> vars) {
+        Map<String, Object> bindings = vars;
+        if (!vars.containsKey("omit")) {
+            bindings = new LinkedHashMap<>(vars);
+            bindings.put("omit", OMIT);
+        }
+        JinjavaInterpreter in = new AnsibleInterpreter(jinjava, new Context(jinjava.getGlobalContext(), bindings),
+                jinjava.getGlobalConfig());
+        in.getContext().setExpressionStrategy(new PyOutput());
+        return in;
     }
 
     public static Templar get() {
@@ -53,7 +89,7 @@ public final class Templar {
     }
 
     public static boolean isTemplate(Object o) {
-        return o instanceof String s && (s.contains("{{") || s.contains("{%"));
+        return o instanceof String s && (s.contains("{{") || s.contains("{%") || s.contains("{#"));
     }
 
     /**
@@ -107,7 +143,10 @@ public final class Templar {
         }
         if (value instanceof Map<?, ?> m) {
             Map<String, Object> out = new LinkedHashMap<>();
-            m.forEach((k, v) -> out.put(String.valueOf(render(k, vars)), render(v, vars)));
+            m.forEach((k, v) -> {
+                Object r = render(v, vars);
+                if (!OMIT.equals(r)) out.put(String.valueOf(render(k, vars)), r);
+            });
             return out;
         }
         return value;
@@ -115,46 +154,100 @@ public final class Templar {
 
     private Object renderString(String s, Map<String, Object> vars) {
         if (!isTemplate(s)) return s;
-        Matcher m = SINGLE.matcher(s);
-        if (m.matches() && !m.group(1).contains("}}") && !m.group(1).contains("{{")) {
-            return plain(eval(m.group(1).trim(), vars));
+        String single = ExprRewriter.single(s);
+        if (single != null && !single.contains("{{")) {
+            String expr = single.trim();
+            Object v = eval(expr, vars);
+            // as Ansible 2.14: a lone variable that is a number, boolean or null keeps its type;
+            // any other result is text, read back as a Python literal when it looks like a list,
+            // dict or boolean (so "{{ 1 + 1 }}" is "2" and "{{ nics }}" a list)
+            Matcher bare = BARE_VAR.matcher(s.trim());
+            if (bare.matches() && vars.containsKey(bare.group(1)) && (v == null || v instanceof Number || v instanceof Boolean)) return v;
+            if (v instanceof Py.Tuple || v == null || v instanceof Number || NO_TYPE.matcher(s).lookingAt()) return PyOutput.finalized(v);
+            if (v instanceof String str) return PyLiteral.convert(str);
+            return v;
         }
-        RenderResult rr;
-        try {
-            rr = jinjava.renderForResult(s, vars);
+        String out = renderText(s, vars);
+        return NO_TYPE.matcher(s).lookingAt() ? out : PyLiteral.convert(out);
+    }
+
+    /** Renders a template to text (a config file's content: no conversion back to values). */
+    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
+    public String renderText(String s, Map<String, Object> vars) {
+        JinjavaInterpreter in = interpreter(vars);
+        String out;
+        try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
+            out = in.render(ExprRewriter.template(s));
+        } catch (TemplateException e) {
+            throw new TemplateException("template '" + abbreviate(s) + "': " + e.getMessage());
         } catch (RuntimeException e) {
-            throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(e.getMessage()));
+            throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(rootMessage(e)));
         }
-        if (rr.hasErrors()) {
-            for (TemplateError e : rr.getErrors()) {
-                if (e.getSeverity() == TemplateError.ErrorType.FATAL) {
-                    throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(e.getMessage()));
-                }
+        for (TemplateError e : in.getErrors()) {
+            if (fatal(e)) {
+                throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(errorMessage(e)));
             }
         }
-        return rr.getOutput();
+        return out;
     }
 
     /** Evaluates a bare Jinja expression (as in {@code when:}) to a Java value. */
     @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     public Object eval(String expr, Map<String, Object> vars) {
-        JinjavaInterpreter in = jinjava.newInterpreter();
-        in.getContext().putAll(vars);
+        JinjavaInterpreter in = interpreter(vars);
         try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
-            Object o = in.resolveELExpression(expr, 1);
+            Object o = in.resolveELExpression(ExprRewriter.expression(expr), 1);
             for (TemplateError e : in.getErrors()) {
-                if (e.getSeverity() == TemplateError.ErrorType.FATAL) {
-                    throw new TemplateException("expression '" + abbreviate(expr) + "': " + cleanMessage(e.getMessage()));
+                if (fatal(e)) {
+                    throw new TemplateException("expression '" + abbreviate(expr) + "': " + cleanMessage(errorMessage(e)));
                 }
             }
-            return o;
+            if (o instanceof Undefined u) throw u.error();
+            return Py.plain(o);
         } catch (FatalTemplateErrorsException e) {
             throw new TemplateException("expression '" + abbreviate(expr) + "': " + cleanMessage(e.getMessage()));
         } catch (TemplateException e) {
-            throw e;
+            if (e.getMessage().startsWith("expression '")) throw e;
+            throw new TemplateException("expression '" + abbreviate(expr) + "': " + e.getMessage());
         } catch (RuntimeException e) {
-            throw new TemplateException("expression '" + abbreviate(expr) + "': " + cleanMessage(e.getMessage()));
+            throw new TemplateException("expression '" + abbreviate(expr) + "': " + cleanMessage(rootMessage(e)));
         }
+    }
+
+    /**
+     * Runs a lookup plugin as a {@code with_<plugin>} loop does: {@code terms} is the loop's value,
+     * already rendered (a list is the terms, anything else one term); the result is the items.
+     */
+    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
+    public List<Object> query(String plugin, Object terms, Map<String, Object> vars) {
+        JinjavaInterpreter in = interpreter(vars);
+        try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
+            List<Object> t = terms instanceof List<?> l ? new ArrayList<>(l) : terms == null ? new ArrayList<>() : new ArrayList<>(List.of(terms));
+            List<Object> out = new ArrayList<>();
+            for (Object o : Functions.query(plugin, t, Map.of())) out.add(Py.plain(o));
+            return out;
+        } catch (TemplateException e) {
+            throw new TemplateException("with_" + plugin + ": " + e.getMessage());
+        }
+    }
+
+    /** The message of the innermost cause that is ours (an undefined variable, a filter's complaint), else the outermost. */
+    private static String rootMessage(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TemplateException) return t.getMessage();
+        }
+        return e.getMessage();
+    }
+
+    /** Fatal errors, and what Jinjava only warns about but Ansible refuses: an unknown filter, test or function. */
+    private static boolean fatal(TemplateError e) {
+        if (e.getSeverity() == TemplateError.ErrorType.FATAL) return true;
+        return e.getReason() == TemplateError.ErrorReason.UNKNOWN && (e.getItem() == TemplateError.ErrorItem.FILTER
+                || e.getItem() == TemplateError.ErrorItem.EXPRESSION_TEST || e.getItem() == TemplateError.ErrorItem.FUNCTION);
+    }
+
+    private static String errorMessage(TemplateError e) {
+        return e.getException() != null ? rootMessage(e.getException()) : e.getMessage();
     }
 
     /**
@@ -169,14 +262,14 @@ public final class Templar {
             return true;
         }
         String s = cond.toString().trim();
-        Object v;
         if (isTemplate(s)) {
-            Matcher m = SINGLE.matcher(s);
-            v = m.matches() ? eval(m.group(1).trim(), vars) : renderString(s, vars);
-        } else {
-            v = eval(s, vars);
+            // as Ansible: a templated condition is rendered first; a non-empty string result is
+            // then evaluated as an expression ("{{ x }}" with x = "false" is false)
+            Object v = render(s, vars);
+            if (!(v instanceof String str) || str.isEmpty()) return Py.truthy(v);
+            s = str;
         }
-        return truthy(v);
+        return PyTruth.of(eval(s, vars));
     }
 
     /**
@@ -215,10 +308,16 @@ public final class Templar {
     @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     public void checkExpression(String expr) {
         if (expr.isBlank()) throw new TemplateException("empty expression");
+        String rewritten;
+        try {
+            rewritten = ExprRewriter.expression(expr.trim());
+        } catch (TemplateException e) {
+            throw new TemplateException("expression '" + abbreviate(expr.trim()) + "': " + e.getMessage());
+        }
         JinjavaInterpreter in = jinjava.newInterpreter();
         try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             jinjava.getExpressionFactory().createValueExpression(
-                    new JinjavaELContext(in, new JinjavaInterpreterResolver(in)), "#{" + expr.trim() + "}", Object.class);
+                    new JinjavaELContext(in, new JinjavaInterpreterResolver(in)), "#{" + rewritten + "}", Object.class);
         } catch (TreeBuilderException e) {
             throw new TemplateException("syntax error in expression '" + abbreviate(expr.trim()) + "': "
                     + syntaxMessage(e, expr.trim()));
@@ -238,7 +337,7 @@ public final class Templar {
         JinjavaInterpreter in = jinjava.newInterpreter();
         Node root;
         try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
-            root = in.parse(s);
+            root = in.parse(ExprRewriter.template(s));
         } catch (RuntimeException e) {
             throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(e.getMessage()));
         }
@@ -280,35 +379,14 @@ public final class Templar {
         return "unexpected " + found + where;
     }
 
-    /** Python/Jinja truthiness. */
+    /** Python truthiness, as Ansible's conditionals use it: any non-empty string is true, "false" too. */
     public static boolean truthy(Object v) {
-        if (v == null) return false;
-        if (v instanceof Boolean b) return b;
-        if (v instanceof Number n) return n.doubleValue() != 0;
-        if (v instanceof Collection<?> c) return !c.isEmpty();
-        if (v instanceof Map<?, ?> m) return !m.isEmpty();
-        String s = v.toString().trim();
-        return !(s.isEmpty() || s.equalsIgnoreCase("false") || s.equals("0") || s.equalsIgnoreCase("none")
-                || s.equalsIgnoreCase("no"));
-    }
-
-    /** Jinjava's own collection wrappers become plain Java collections. */
-    private static Object plain(Object o) {
-        if (o instanceof List<?> l) {
-            List<Object> out = new ArrayList<>(l.size());
-            for (Object x : l) out.add(plain(x));
-            return out;
-        }
-        if (o instanceof Map<?, ?> m) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            m.forEach((k, v) -> out.put(String.valueOf(k), plain(v)));
-            return out;
-        }
-        return o;
+        return Py.truthy(v);
     }
 
     private static String cleanMessage(String m) {
         if (m == null) return "error";
+        m = m.replace("io.rocectl.template.TemplateException: ", "");
         m = m.replace("UnknownTokenException: Unknown token found: ", "undefined variable ");
         return m.replace("Unknown token found: ", "undefined variable ");
     }
