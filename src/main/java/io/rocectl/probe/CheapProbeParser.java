@@ -18,13 +18,14 @@ public final class CheapProbeParser {
     /**
      * @param host   inventory name of the host the script ran on
      * @param stdout the script's standard output
-     * @throws IllegalArgumentException on a malformed H, S or P line (names the line)
+     * @throws IllegalArgumentException on a malformed H, S, P or C line (names the line)
      */
     public static CheapProbeOutput parse(String host, String stdout) {
         long fulls = -1;
         Map<String, LinkState> links = new LinkedHashMap<>();
         Map<String, Integer> arpIgnore = new LinkedHashMap<>();
         List<PairResult> pairs = new ArrayList<>();
+        Map<String, SourceTally> tallies = new LinkedHashMap<>();
         int lineNo = 0;
         for (String line : stdout.split("\n")) {
             lineNo++;
@@ -49,6 +50,11 @@ public final class CheapProbeParser {
                         if (f.length < 9 || f.length > 11) throw new IllegalArgumentException("expected 9 to 11 fields");
                         pairs.add(pair(f));
                     }
+                    case "C" -> {
+                        if (f.length != 5) throw new IllegalArgumentException("expected 5 fields");
+                        tallies.put(f[1], new SourceTally(Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                                Integer.parseInt(f[4])));
+                    }
                     default -> { }
                 }
             } catch (RuntimeException e) {
@@ -56,7 +62,7 @@ public final class CheapProbeParser {
                         + ": " + line, e);
             }
         }
-        return new CheapProbeOutput(new HostState(host, fulls, links, arpIgnore), pairs);
+        return new CheapProbeOutput(new HostState(host, fulls, links, arpIgnore), pairs, tallies);
     }
 
     private static PairResult pair(String[] f) {
