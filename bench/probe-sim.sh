@@ -1,0 +1,19 @@
+#!/bin/sh
+# Control-node cost of a probe pass over the simulated cluster (no lab, no root): CPU seconds (the
+# simulated hosts' own answering time subtracted), wall time, heap peak and live heap, for each
+# shape. Each case runs in its own JVM capped at 1 GiB of heap (-Xmx1g), so a case that needed more
+# would fail. Usage: bench/probe-sim.sh [HOSTSxNICS:PAIRSET ...]
+#   default: 1024x8:rail 1024x8:all 4096x8:rail
+set -eu
+cd "$(dirname "$0")/.."
+mvn -B -q -o test-compile
+cp=target/probe-sim.classpath
+mvn -B -q -o dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp" >/dev/null
+cases=${*:-1024x8:rail 1024x8:all 4096x8:rail}
+echo "| hosts x NICs | pairs | directed pairs | failed | control CPU s | sim hosts CPU s | wall s | heap peak MiB | live heap MiB | faults found |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+for c in $cases; do
+  shape=${c%%:*} ps=${c#*:}
+  java -Xmx1g -cp "target/classes:target/test-classes:$(cat "$cp")" io.rocectl.sim.ProbeSimBench "${shape%%x*}" "${shape#*x}" "$ps"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
