@@ -44,6 +44,8 @@ public final class Diagnoser {
     private final int[] uf;
     /** Per endpoint as a destination: 0 not yet known, 1 a clean pair to it passes, 2 it needs the full classifier. */
     private final byte[] dstVerdict;
+    /** Per endpoint as a destination, its flux siblings (see {@link #fluxSiblings(NicEndpoint, List, HostState)}), valid with {@link #dstVerdict}. */
+    private final List<List<String>> flux;
     private final Map<String, HostState> hosts = new HashMap<>();
     private final Map<String, Long> baseline = new HashMap<>();
     private final Set<String> unreachable = new LinkedHashSet<>();
@@ -85,6 +87,7 @@ public final class Diagnoser {
         uf = new int[n];
         for (int i = 0; i < n; i++) uf[i] = i;
         dstVerdict = new byte[n];
+        flux = new ArrayList<>(java.util.Collections.nCopies(n, (List<String>) null));
         int h = g.hosts().size();
         mOk = new int[h][h];
         mTotal = new int[h][h];
@@ -140,9 +143,9 @@ public final class Diagnoser {
                 PairResult r = items.isEmpty() ? null : items.get(de.ip());
                 HeavyResult hv = heavy.isEmpty() ? null : heavy.get(se.nic() + " " + se.ip() + " " + de.ip());
                 if (r != null) {
-                    pair(new ProbePair(se, de), r, hv);
+                    pair(new ProbePair(se, de), e, m, r, hv, "");
                 } else if (!tallied) {
-                    pair(new ProbePair(se, de), null, hv, missing);
+                    pair(new ProbePair(se, de), e, m, null, hv, missing);
                 } else if (hv == null && cleanTo(m)) {
                     record(e, m, se.rail() == de.rail(), null);
                     if (t.pingsPerClean() > 0) {
@@ -150,7 +153,7 @@ public final class Diagnoser {
                         lossSent[m] += t.pingsPerClean();
                     }
                 } else {
-                    pair(new ProbePair(se, de), cleanResult(se, de, out.host(), t.pingsPerClean()), hv);
+                    pair(new ProbePair(se, de), e, m, cleanResult(se, de, out.host(), t.pingsPerClean()), hv, "");
                 }
             }
         }
@@ -158,16 +161,20 @@ public final class Diagnoser {
 
     /** Whether a pair that was clean on its source's side passes at destination {@code d} too (cached per destination). */
     private boolean cleanTo(int d) {
-        if (dstVerdict[d] == 0) {
-            NicEndpoint de = g.at(d);
-            HostState ds = hosts.get(de.host());
-            LinkState l = ds == null ? null : ds.links().get(de.nic());
-            List<String> flux = fluxSiblings(de);
-            boolean bad = l != null && !l.up() || flux != null && !flux.isEmpty();
-            dstVerdict[d] = (byte) (bad ? 2 : 1);
-        }
+        if (dstVerdict[d] == 0) judgeDst(d);
         // a bad destination (or flux, which spares pairs inside a host) goes through the classifier
         return dstVerdict[d] == 1;
+    }
+
+    /** Caches what a pair to endpoint {@code d} depends on at the destination: its link, its flux siblings. */
+    private void judgeDst(int d) {
+        NicEndpoint de = g.at(d);
+        HostState ds = hosts.get(de.host());
+        LinkState l = ds == null ? null : ds.links().get(de.nic());
+        List<String> fl = fluxSiblings(de, g.endpointsOf(de.host()), ds);
+        flux.set(d, fl);
+        boolean bad = l != null && !l.up() || fl != null && !fl.isEmpty();
+        dstVerdict[d] = (byte) (bad ? 2 : 1);
     }
 
     /** The result a clean pair stands for: link up, route via its NIC, every ping answered at once. */
@@ -232,7 +239,11 @@ public final class Diagnoser {
     }
 
     private Failure pair(ProbePair p, PairResult cheap, HeavyResult heavy, String missing) {
-        int s = g.index(p.src()), d = g.index(p.dst());
+        return pair(p, g.index(p.src()), g.index(p.dst()), cheap, heavy, missing);
+    }
+
+    /** As {@link #pair(ProbePair, PairResult, HeavyResult)} with the endpoints' indices known. */
+    private Failure pair(ProbePair p, int s, int d, PairResult cheap, HeavyResult heavy, String missing) {
         Failure f;
         if (unreachable.contains(p.dst().host())) {
             f = new Failure(p, Cause.HOST_UNREACHABLE, p.dst().host() + " unreachable over SSH");
@@ -240,7 +251,7 @@ public final class Diagnoser {
             f = new Failure(p, Cause.PROBE_INCOMPLETE, missing);
         } else {
             f = classify(p, cheap, hosts.get(p.src().host()), hosts.get(p.dst().host()),
-                    baseline.get(p.src().host()), fluxSiblings(p.dst()));
+                    baseline.get(p.src().host()), fluxSiblings(d));
             if (f == null && heavy != null && heavy.status() == HeavyResult.Status.FAILED)
                 f = new Failure(p, heavy.cause(), heavy.tool().command() + ": " + heavy.detail());
         }
@@ -305,8 +316,9 @@ public final class Diagnoser {
      * address (effective arp_ignore 0): each answers ARP requests for {@code dst}'s address too,
      * so several MACs answer for it (ARP flux). Null when none or the sysctls are unknown.
      */
-    private List<String> fluxSiblings(NicEndpoint dst) {
-        return fluxSiblings(dst, g.endpointsOf(dst.host()), hosts.get(dst.host()));
+    private List<String> fluxSiblings(int d) {
+        if (dstVerdict[d] == 0) judgeDst(d);
+        return flux.get(d);
     }
 
     /**
