@@ -2,7 +2,7 @@
 # Control-node cost of a probe pass over the simulated cluster (no lab, no root): CPU seconds (the
 # simulated hosts' own answering time subtracted), wall time, heap peak and live heap, for each
 # shape. Each case runs in its own JVM capped at 1 GiB of heap (-Xmx1g), so a case that needed more
-# would fail. Usage: bench/probe-sim.sh [HOSTSxNICS:PAIRSET ...]
+# would fail (XMX=512m for a tighter cap). Usage: bench/probe-sim.sh [HOSTSxNICS:PAIRSET ...]
 #   default: 1024x8:rail 1024x8:all 4096x8:rail
 set -eu
 cd "$(dirname "$0")/.."
@@ -14,6 +14,6 @@ echo "| hosts x NICs | pairs | directed pairs | failed | control CPU s | sim hos
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for c in $cases; do
   shape=${c%%:*} ps=${c#*:}
-  java -Xmx1g -cp "target/classes:target/test-classes:$(cat "$cp")" io.rocectl.sim.ProbeSimBench "${shape%%x*}" "${shape#*x}" "$ps"
+  java "-Xmx${XMX:-1g}" -cp "target/classes:target/test-classes:$(cat "$cp")" io.rocectl.sim.ProbeSimBench "${shape%%x*}" "${shape#*x}" "$ps"
 done
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+echo "heap cap -Xmx${XMX:-1g}; load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
