@@ -15,9 +15,10 @@ import java.util.stream.IntStream;
 
 /**
  * Layered diagnosis of one probe pass, fed incrementally (memory per NIC, not per pair, except
- * for itemised failures). Use: {@link #host} for every probed host first, {@link #unreachable}
- * for hosts SSH could not reach, then {@link #pass} (or {@link #pair}) per source host, then
- * {@link #finish}.
+ * for itemised failures and the host-pair matrix). Use: {@link #host} for every probed host first,
+ * {@link #unreachable} for hosts SSH could not reach, then {@link #fold} (a host's compact or
+ * explicit output; its pairs are generated, not stored), {@link #pass} or {@link #pair} per source
+ * host, then {@link #finish}.
  *
  * <p>Per pair the lowest failing layer decides ({@link #classify}): link (both ends) -> ARP
  * (exactly one MAC, the destination NIC's own) -> route (egress dev is the source NIC) -> IP

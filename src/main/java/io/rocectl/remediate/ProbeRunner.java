@@ -30,7 +30,10 @@ import java.util.function.Function;
 
 /**
  * Probes NIC pairs over SSH: endpoints from every host, one batched probe command per source
- * host (all hosts at once, bounded by forks), then the layered diagnosis over all pairs.
+ * host (all hosts at once, bounded by forks), then the layered diagnosis over all pairs. A pass
+ * sends every host the same endpoint table and pair-set rule (the host derives its pairs) and keeps
+ * only each host's compact answer (counts per source NIC, the pairs that were not clean): nothing
+ * per pair is held; the diagnosis folds the pairs into tallies one at a time.
  * Heavy RDMA probes are scheduled (rounds reported) and reported "not available" where the
  * tools are missing.
  */
