@@ -69,6 +69,27 @@ public final class LabBatches {
     }
 
     /**
+     * Kernel memory one neighbour entry costs, roughly (the entry, its hash slot and cached header;
+     * measured slab use is 300-500 bytes per IPv4 entry): the capacity check errs on the safe side.
+     */
+    public static final long NEIGH_ENTRY_BYTES = 512;
+
+    /**
+     * Why a machine with {@code memAvailable} bytes available cannot hold the neighbour table of a
+     * {@code hosts} x {@code nics} lab, or null when it can: the entries may take at most a quarter
+     * of the available memory (beyond that the kernel's allocations fail or the machine swaps, and
+     * probes see random ARP failures instead of a clear refusal).
+     */
+    public static String neighbourCapacityProblem(int hosts, int nics, long memAvailable) {
+        long need = neighbourEntries(hosts, nics);
+        long bytes = need * NEIGH_ENTRY_BYTES;
+        if (memAvailable <= 0 || bytes <= memAvailable / 4) return null;
+        return String.format("%d hosts x %d NICs need %,d neighbour entries (every NIC may learn every NIC), about %,d MiB"
+                + " of kernel memory, more than a quarter of the %,d MiB available: use fewer hosts or NICs",
+                hosts, nics, need, bytes >> 20, memAvailable >> 20);
+    }
+
+    /**
      * New gc_thresh1..3 given the current ones: never lowered; thresh1 so entries are not collected
      * below the need, thresh2 and thresh3 with headroom.
      */

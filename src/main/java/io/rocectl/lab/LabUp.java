@@ -163,6 +163,12 @@ final class LabUp {
                     cur[0], cur[1], cur[2], need);
         } else {
             for (int i = 2; i >= 0; i--) write(base.resolve("gc_thresh" + (i + 1)), Long.toString(next[i]));
+            for (int i = 0; i < 3; i++) {
+                long now = Long.parseLong(readProc(base.resolve("gc_thresh" + (i + 1))));
+                if (now < next[i]) throw new LabException("neighbour table: gc_thresh" + (i + 1) + " is " + now
+                        + " after writing " + next[i] + ": the kernel does not take the limit the shape needs ("
+                        + need + " entries); use fewer hosts or NICs");
+            }
             out.printf("neighbour table (shared by all namespaces): gc_thresh1/2/3 raised from %d/%d/%d to %d/%d/%d"
                     + " for %d entries (N*K*N*K + management); left raised by down%n",
                     cur[0], cur[1], cur[2], next[0], next[1], next[2], need);

@@ -142,5 +142,19 @@ public final class Preflight {
         }
         checkOverlap(spec, prefixes(Shell.check("ip", "-4", "-o", "addr", "show"),
                 Shell.check("ip", "-4", "route", "show", "table", "all")));
+        String tooBig = LabBatches.neighbourCapacityProblem(spec.hosts(), spec.nics(), memAvailable());
+        if (tooBig != null) throw new InputError("option --hosts", 0, 0, "this machine cannot hold the lab's neighbour table: " + tooBig);
+    }
+
+    /** MemAvailable of /proc/meminfo in bytes, or -1 when unknown. */
+    static long memAvailable() {
+        try {
+            for (String l : Files.readAllLines(java.nio.file.Path.of("/proc/meminfo"))) {
+                if (l.startsWith("MemAvailable:")) return Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024;
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
     }
 }

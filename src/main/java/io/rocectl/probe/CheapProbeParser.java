@@ -18,13 +18,16 @@ public final class CheapProbeParser {
     /**
      * @param host   inventory name of the host the script ran on
      * @param stdout the script's standard output
-     * @throws IllegalArgumentException on a malformed H, S or P line (names the line)
+     * @throws IllegalArgumentException on a malformed H, S, P or C line (names the line)
      */
     public static CheapProbeOutput parse(String host, String stdout) {
         long fulls = -1;
         Map<String, LinkState> links = new LinkedHashMap<>();
         Map<String, Integer> arpIgnore = new LinkedHashMap<>();
         List<PairResult> pairs = new ArrayList<>();
+        Map<String, SourceTally> tallies = new LinkedHashMap<>();
+        // result lines repeat the same few NIC names, addresses, link and neighbour states: one copy each
+        Map<String, String> tokens = new java.util.HashMap<>();
         int lineNo = 0;
         for (String line : stdout.split("\n")) {
             lineNo++;
@@ -47,7 +50,12 @@ public final class CheapProbeParser {
                     }
                     case "P" -> {
                         if (f.length < 9 || f.length > 11) throw new IllegalArgumentException("expected 9 to 11 fields");
-                        pairs.add(pair(f));
+                        pairs.add(pair(f, tokens));
+                    }
+                    case "C" -> {
+                        if (f.length != 5) throw new IllegalArgumentException("expected 5 fields");
+                        tallies.put(f[1], new SourceTally(Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                                Integer.parseInt(f[4])));
                     }
                     default -> { }
                 }
@@ -56,10 +64,14 @@ public final class CheapProbeParser {
                         + ": " + line, e);
             }
         }
-        return new CheapProbeOutput(new HostState(host, fulls, links, arpIgnore), pairs);
+        return new CheapProbeOutput(new HostState(host, fulls, links, arpIgnore), pairs, tallies);
     }
 
-    private static PairResult pair(String[] f) {
+    private static PairResult pair(String[] f, Map<String, String> tokens) {
+        for (int i = 1; i < f.length; i++) {
+            String t = tokens.putIfAbsent(f[i], f[i]);
+            if (t != null) f[i] = t;
+        }
         Set<String> macs = switch (f[7]) {
             case "na" -> null;
             case "-" -> Set.of();
@@ -74,8 +86,8 @@ public final class CheapProbeParser {
         String neighMac = null, neighState = null;
         if (f.length >= 10 && !f[9].equals("na")) {
             int at = f[9].indexOf('@');
-            neighMac = (at < 0 ? f[9] : f[9].substring(0, at)).toLowerCase(Locale.ROOT);
-            neighState = at < 0 ? null : f[9].substring(at + 1);
+            neighMac = one(tokens, (at < 0 ? f[9] : f[9].substring(0, at)).toLowerCase(Locale.ROOT));
+            neighState = at < 0 ? null : one(tokens, f[9].substring(at + 1));
         }
         int mtuSize = -1;
         Boolean mtuOk = null;
@@ -86,6 +98,11 @@ public final class CheapProbeParser {
         }
         return new PairResult(f[1], f[2], f[3], LinkState.parse(f[4]), na(f[5]), na(f[6]), macs, sent, recv,
                 neighMac, neighState, mtuSize, mtuOk);
+    }
+
+    private static String one(Map<String, String> tokens, String s) {
+        String t = tokens.putIfAbsent(s, s);
+        return t == null ? s : t;
     }
 
     private static String na(String s) {

@@ -12,9 +12,13 @@ import java.util.stream.Collectors;
 
 /**
  * The batched cheap probe: ONE POSIX sh command per source host per pass, probing all its pairs
- * (link state, route choice, ARP, ping) with bounded parallelism and retries, one compact line per
- * pair (parsed by {@link CheapProbeParser}). Pairs travel on stdin as validated data; options are
- * positional arguments: nothing from facts or inventory becomes shell syntax.
+ * (link state, route choice, ARP, ping) with bounded parallelism and retries (parsed by
+ * {@link CheapProbeParser}). Two input forms: the compact one ({@link #table}, {@link #tableCommand})
+ * sends the endpoint table and the pair-set rule, the host derives its pairs and answers with
+ * per-NIC counts plus a line only for each pair that is not clean; explicit pairs
+ * ({@link #command}, for re-probes and {@code doctor}) get one line per pair. Input travels on
+ * stdin as validated data; options are positional arguments: nothing from facts or inventory
+ * becomes shell syntax.
  */
 public final class CheapProbeScript {
     private static final String SCRIPT = load();
@@ -116,13 +120,50 @@ public final class CheapProbeScript {
             if (!NicEndpoint.isInterfaceName(nic)) throw new IllegalArgumentException("unsafe NIC name: " + nic);
             in.append(nic).append('\n');
         }
+        return script(o, seed).withStdin(in.toString());
+    }
+
+    /**
+     * The compact input shared by every host of {@code g}: the rule line and the endpoint table,
+     * one line per NIC ({@code E <host index> <nic> <ip> <mac|-> <group> <focus>}); each host
+     * derives its own pairs from it (see {@link #tableCommand}). O(hosts x NICs) bytes, whatever the
+     * pair count. Build it once per pass and hand the same array to every host.
+     */
+    public static byte[] table(ProbeGraph g) {
+        StringBuilder in = new StringBuilder(g.size() * 48);
+        in.append("R ").append(g.pairSet().cliName()).append('\n');
+        for (int e = 0; e < g.size(); e++) {
+            NicEndpoint n = g.at(e);
+            // endpoints were validated when built; re-checked as they become script input
+            line(n.nic(), n.ip(), n.ip());
+            in.append("E ").append(g.hostOf(e)).append(' ').append(n.nic()).append(' ').append(n.ip()).append(' ')
+                    .append(n.mac() == null ? "-" : n.mac()).append(' ').append(g.groupOf(e)).append(' ')
+                    .append(g.inFocus(g.hostOf(e)) ? 1 : 0).append('\n');
+        }
+        return in.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The compact probe of {@code host}: stdin is {@code table} (from {@link #table(ProbeGraph)}),
+     * the host's index in the graph is the script's $9; the host derives its pairs (those of
+     * {@link ProbeGraph#pairsFrom}, in the same order) and answers with one count line per source
+     * NIC plus a result line only for each pair that is not clean.
+     *
+     * @throws IllegalArgumentException when {@code host} is not in the graph
+     */
+    public static Cmd tableCommand(ProbeGraph g, byte[] table, String host, Options o) {
+        int h = g.hostIndex(host);
+        if (h < 0) throw new IllegalArgumentException("not in the probe graph: " + host);
+        return script(o, h).withStdin(table);
+    }
+
+    private static Cmd script(Options o, int seed) {
         String layers = o.layers().stream().filter(l -> l.ordinal() <= Layer.IP.ordinal() && l != Layer.HOST)
                 .map(Layer::id).sorted().collect(Collectors.joining(","));
         return Cmd.script(SCRIPT, String.valueOf(o.pingsPerTry()), String.valueOf(o.retries()),
                 String.valueOf(o.parallel()), String.valueOf(o.pingTimeoutMs()),
                 String.valueOf(o.fpingIntervalMs()), layers, o.useFping() ? "auto" : "no",
-                String.valueOf(o.arpSamples()), String.valueOf(Math.max(0, seed)), o.mtu() ? "on" : "off")
-                .withStdin(in.toString());
+                String.valueOf(o.arpSamples()), String.valueOf(Math.max(0, seed)), o.mtu() ? "on" : "off");
     }
 
     /** One stdin line; re-validates so nothing unsafe reaches the script even from a hand-built pair. */

@@ -12,13 +12,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
-import org.jgrapht.alg.util.UnionFind;
 
 /**
  * Layered diagnosis of one probe pass, fed incrementally (memory per NIC, not per pair, except
- * for itemised failures). Use: {@link #host} for every probed host first, {@link #unreachable}
- * for hosts SSH could not reach, then {@link #pass} (or {@link #pair}) per source host, then
- * {@link #finish}.
+ * for itemised failures and the host-pair matrix). Use: {@link #host} for every probed host first,
+ * {@link #unreachable} for hosts SSH could not reach, then {@link #fold} (a host's compact or
+ * explicit output; its pairs are generated, not stored), {@link #pass} or {@link #pair} per source
+ * host, then {@link #finish}.
  *
  * <p>Per pair the lowest failing layer decides ({@link #classify}): link (both ends) -> ARP
  * (exactly one MAC, the destination NIC's own) -> route (egress dev is the source NIC) -> IP
@@ -41,7 +41,12 @@ public final class Diagnoser {
     private final int[][] blame;      // per endpoint, failures it is blamed for, by cause
     private final int[][] srcFail, dstFail; // per endpoint, failures as source / destination, by cause
     private final int[] okAsSrc, okAsDst, totalAsSrc, totalAsDst;
-    private final UnionFind<Integer> uf;
+    /** Union-find over endpoints (parent links, path halving): the components of the ok pairs. */
+    private final int[] uf;
+    /** Per endpoint as a destination: 0 not yet known, 1 a clean pair to it passes, 2 it needs the full classifier. */
+    private final byte[] dstVerdict;
+    /** Per endpoint as a destination, its flux siblings (see {@link #fluxSiblings(NicEndpoint, List, HostState)}), valid with {@link #dstVerdict}. */
+    private final List<List<String>> flux;
     private final Map<String, HostState> hosts = new HashMap<>();
     private final Map<String, Long> baseline = new HashMap<>();
     private final Set<String> unreachable = new LinkedHashSet<>();
@@ -80,9 +85,10 @@ public final class Diagnoser {
         blame = new int[n][NC];
         srcFail = new int[n][NC];
         dstFail = new int[n][NC];
-        Set<Integer> all = new HashSet<>();
-        for (int i = 0; i < n; i++) all.add(i);
-        uf = new UnionFind<>(all);
+        uf = new int[n];
+        for (int i = 0; i < n; i++) uf[i] = i;
+        dstVerdict = new byte[n];
+        flux = new ArrayList<>(java.util.Collections.nCopies(n, (List<String>) null));
         int h = g.hosts().size();
         mOk = new int[h][h];
         mTotal = new int[h][h];
@@ -99,6 +105,96 @@ public final class Diagnoser {
 
     public void host(HostState s) {
         hosts.put(s.host(), s);
+        int h = g.hostIndex(s.host());
+        if (h >= 0) for (int e : g.membersOfHost(h)) dstVerdict[e] = 0;
+    }
+
+    /**
+     * Feeds one source host's output, compact or explicit, without materialising its pairs: they
+     * are generated from the graph one at a time. A pair with a result line is judged from it; a
+     * pair without one is clean on the host's side when its source NIC's {@link SourceTally}
+     * accounts for it (the host judged exactly the NIC's pairs) and is then still judged against
+     * its destination's state (link, ARP sysctls), cheaply when that state is healthy; otherwise it
+     * has no result (probe-incomplete). Feed {@link #host} for every host whose output arrived
+     * before folding: the destinations' states must be known. Memory: O(result lines) per call.
+     *
+     * @param heavy heavy (RDMA) results keyed {@code "srcNic srcIp dstIp"}; empty when none ran
+     */
+    public void fold(CheapProbeOutput out, Map<String, HeavyResult> heavy) {
+        host(out.host());
+        int h = g.hostIndex(out.host().host());
+        if (h < 0) return;
+        Map<String, Map<String, PairResult>> byNic = new HashMap<>();
+        for (PairResult r : out.pairs()) byNic.computeIfAbsent(r.srcNic() + " " + r.srcIp(), k -> new HashMap<>()).put(r.dstIp(), r);
+        for (int e : g.membersOfHost(h)) {
+            NicEndpoint se = g.at(e);
+            Map<String, PairResult> items = byNic.getOrDefault(se.nic() + " " + se.ip(), Map.of());
+            SourceTally t = out.tallies().get(se.nic());
+            int targets = g.targets(e);
+            String missing = "no result line";
+            boolean tallied = t != null;
+            if (t != null && (t.judged() != targets || t.clean() + items.size() != t.judged())) {
+                tallied = false;
+                missing = "the host judged " + t.judged() + " of the " + targets + " pairs of " + se.key() + " ("
+                        + t.clean() + " clean, " + items.size() + " result lines)";
+            }
+            for (int m : g.groupMembers(e)) {
+                if (!g.isPair(e, m)) continue;
+                NicEndpoint de = g.at(m);
+                PairResult r = items.isEmpty() ? null : items.get(de.ip());
+                HeavyResult hv = heavy.isEmpty() ? null : heavy.get(se.nic() + " " + se.ip() + " " + de.ip());
+                if (r != null) {
+                    pair(new ProbePair(se, de), e, m, r, hv, "");
+                } else if (!tallied) {
+                    pair(new ProbePair(se, de), e, m, null, hv, missing);
+                } else if (hv == null && cleanTo(m)) {
+                    record(e, m, se.rail() == de.rail(), null);
+                    if (t.pingsPerClean() > 0) {
+                        lossSent[e] += t.pingsPerClean();
+                        lossSent[m] += t.pingsPerClean();
+                    }
+                } else {
+                    pair(new ProbePair(se, de), e, m, cleanResult(se, de, out.host(), t.pingsPerClean()), hv, "");
+                }
+            }
+        }
+    }
+
+    /** Whether a pair that was clean on its source's side passes at destination {@code d} too (cached per destination). */
+    private boolean cleanTo(int d) {
+        if (dstVerdict[d] == 0) judgeDst(d);
+        // a bad destination (or flux, which spares pairs inside a host) goes through the classifier
+        return dstVerdict[d] == 1;
+    }
+
+    /** Caches what a pair to endpoint {@code d} depends on at the destination: its link, its flux siblings. */
+    private void judgeDst(int d) {
+        NicEndpoint de = g.at(d);
+        HostState ds = hosts.get(de.host());
+        LinkState l = ds == null ? null : ds.links().get(de.nic());
+        List<String> fl = fluxSiblings(de, g.endpointsOf(de.host()), ds);
+        flux.set(d, fl);
+        boolean bad = l != null && !l.up() || fl != null && !fl.isEmpty();
+        dstVerdict[d] = (byte) (bad ? 2 : 1);
+    }
+
+    /** The result a clean pair stands for: link up, route via its NIC, every ping answered at once. */
+    private static PairResult cleanResult(NicEndpoint s, NicEndpoint d, HostState src, int pings) {
+        return new PairResult(s.nic(), s.ip(), d.ip(), src.links().get(s.nic()), s.nic(), "main", null, pings, pings,
+                null, null);
+    }
+
+    private void union(int a, int b) {
+        int ra = find(a), rb = find(b);
+        if (ra != rb) uf[Math.max(ra, rb)] = Math.min(ra, rb);
+    }
+
+    private int find(int x) {
+        while (uf[x] != x) {
+            uf[x] = uf[uf[x]];
+            x = uf[x];
+        }
+        return x;
     }
 
     /** A host SSH could not reach: its pairs count as failed (not itemised), its NICs as unknown. */
@@ -140,15 +236,23 @@ public final class Diagnoser {
      * @return the failure, or null when the pair is ok
      */
     public Failure pair(ProbePair p, PairResult cheap, HeavyResult heavy) {
-        int s = g.index(p.src()), d = g.index(p.dst());
+        return pair(p, cheap, heavy, "no result line");
+    }
+
+    private Failure pair(ProbePair p, PairResult cheap, HeavyResult heavy, String missing) {
+        return pair(p, g.index(p.src()), g.index(p.dst()), cheap, heavy, missing);
+    }
+
+    /** As {@link #pair(ProbePair, PairResult, HeavyResult)} with the endpoints' indices known. */
+    private Failure pair(ProbePair p, int s, int d, PairResult cheap, HeavyResult heavy, String missing) {
         Failure f;
         if (unreachable.contains(p.dst().host())) {
             f = new Failure(p, Cause.HOST_UNREACHABLE, p.dst().host() + " unreachable over SSH");
         } else if (cheap == null) {
-            f = new Failure(p, Cause.PROBE_INCOMPLETE, "no result line");
+            f = new Failure(p, Cause.PROBE_INCOMPLETE, missing);
         } else {
             f = classify(p, cheap, hosts.get(p.src().host()), hosts.get(p.dst().host()),
-                    baseline.get(p.src().host()), fluxSiblings(p.dst()));
+                    baseline.get(p.src().host()), fluxSiblings(d));
             if (f == null && heavy != null && heavy.status() == HeavyResult.Status.FAILED)
                 f = new Failure(p, heavy.cause(), heavy.tool().command() + ": " + heavy.detail());
         }
@@ -192,7 +296,7 @@ public final class Diagnoser {
             okAsSrc[s]++;
             okAsDst[d]++;
             mOk[hs][hd]++;
-            uf.union(s, d);
+            union(s, d);
             return;
         }
         recordFailure(s, d, f);
@@ -213,8 +317,9 @@ public final class Diagnoser {
      * address (effective arp_ignore 0): each answers ARP requests for {@code dst}'s address too,
      * so several MACs answer for it (ARP flux). Null when none or the sysctls are unknown.
      */
-    private List<String> fluxSiblings(NicEndpoint dst) {
-        return fluxSiblings(dst, g.endpointsOf(dst.host()), hosts.get(dst.host()));
+    private List<String> fluxSiblings(int d) {
+        if (dstVerdict[d] == 0) judgeDst(d);
+        return flux.get(d);
     }
 
     /**
@@ -428,9 +533,11 @@ public final class Diagnoser {
         for (int e = 0; e < g.size(); e++) {
             if (!unreachable.contains(g.at(e).host()) && !incomplete.containsKey(g.at(e).host())) continue;
             // rail/xrail totals and matrix cells for the pairs never probed
-            for (ProbePair p : unprobedPairs(e)) {
-                mTotal[g.hostOf(e)][g.hostOf(g.index(p.dst()))]++;
-                if (p.sameRail()) railTotal++;
+            if (totalAsSrc[e] > 0) continue;
+            for (int m : g.groupMembers(e)) {
+                if (!g.isPair(e, m)) continue;
+                mTotal[g.hostOf(e)][g.hostOf(m)]++;
+                if (g.at(e).rail() == g.at(m).rail()) railTotal++;
                 else xrailTotal++;
             }
         }
@@ -456,13 +563,6 @@ public final class Diagnoser {
                     + " pairs, ok " + pairsOk + ", failed by cause " + failed + ", rail " + railOk + "/" + railTotal
                     + ", cross-rail " + xrailOk + "/" + xrailTotal);
         }
-    }
-
-    private List<ProbePair> unprobedPairs(int e) {
-        if (totalAsSrc[e] > 0) return List.of();
-        List<ProbePair> out = new ArrayList<>();
-        for (ProbePair p : g.pairsFrom(g.at(e).host())) if (p.src().equals(g.at(e))) out.add(p);
-        return out;
     }
 
     private long pairsOkPlusFailed() {
@@ -650,7 +750,7 @@ public final class Diagnoser {
             Map<Integer, List<String>> comps = new TreeMap<>();
             for (int m : grp) {
                 if (unreachable.contains(g.at(m).host())) continue;
-                comps.computeIfAbsent(uf.find(m), k -> new ArrayList<>()).add(g.at(m).key());
+                comps.computeIfAbsent(find(m), k -> new ArrayList<>()).add(g.at(m).key());
             }
             List<List<String>> big = comps.values().stream().filter(l -> l.size() > 1).toList();
             if (comps.size() > 1 && !big.isEmpty()) {

@@ -198,7 +198,7 @@ public final class ProbeGraph {
         return out;
     }
 
-    private boolean isPair(int e, int m) {
+    boolean isPair(int e, int m) {
         return (pairSet == PairSet.INTRA ? m != e : hostOf[m] != hostOf[e]) && inFocus(e, m);
     }
 
@@ -257,6 +257,21 @@ public final class ProbeGraph {
     NicEndpoint at(int i) { return eps[i]; }
 
     int hostOf(int e) { return hostOf[e]; }
+
+    /** Index of {@code host} in {@link #hosts()}, or -1. */
+    public int hostIndex(String host) { return hostIndex.getOrDefault(host, -1); }
+
+    /** The endpoint indices of host number {@code h}. */
+    int[] membersOfHost(int h) { return hostMembers[h]; }
+
+    /** The group of endpoint {@code e} (its rail, subnet, the cluster, or its host for intra). */
+    int groupOf(int e) { return groupOf[e]; }
+
+    /** The members of {@code e}'s group: its candidate targets (filter with {@link #isPair}). */
+    int[] groupMembers(int e) { return groups[groupOf[e]]; }
+
+    /** Whether host number {@code h} is in the focus (always, without one). */
+    boolean inFocus(int h) { return focus == null || focus[h]; }
 
     int[][] groups() { return groups; }
 

@@ -30,7 +30,10 @@ import java.util.function.Function;
 
 /**
  * Probes NIC pairs over SSH: endpoints from every host, one batched probe command per source
- * host (all hosts at once, bounded by forks), then the layered diagnosis over all pairs.
+ * host (all hosts at once, bounded by forks), then the layered diagnosis over all pairs. A pass
+ * sends every host the same endpoint table and pair-set rule (the host derives its pairs) and keeps
+ * only each host's compact answer (counts per source NIC, the pairs that were not clean): nothing
+ * per pair is held; the diagnosis folds the pairs into tallies one at a time.
  * Heavy RDMA probes are scheduled (rounds reported) and reported "not available" where the
  * tools are missing.
  */
@@ -97,15 +100,32 @@ public final class ProbeRunner implements Prober {
         long t0 = System.nanoTime();
         Map<String, Duration> phases = new LinkedHashMap<>();
         Endpoints.Gathered g = Endpoints.gather(hosts, vars, pool, settings.forks(), settings.timeout());
-        long t1 = lap(phases, "endpoints", t0);
+        lap(phases, "endpoints", t0);
+        return probe(g, focus, started, t0, phases);
+    }
+
+    /**
+     * A full pass over endpoints already gathered (a caller that knows them, or the simulated
+     * cluster): as {@link #probe(List, Collection, Function)} without the endpoint round trip.
+     */
+    public Outcome probe(Endpoints.Gathered g, Collection<String> focus) throws InterruptedException {
+        return probe(g, focus, Instant.now(), System.nanoTime(), new LinkedHashMap<>());
+    }
+
+    private Outcome probe(Endpoints.Gathered g, Collection<String> focus, Instant started, long t0,
+                          Map<String, Duration> phases) throws InterruptedException {
+        long t1 = System.nanoTime();
         ProbeGraph graph = ProbeGraph.build(g.all(), settings.pairs(), focus);
-        Map<String, Cmd> work = new LinkedHashMap<>();
-        for (String h : g.byHost().keySet()) {
-            List<ProbePair> ps = graph.pairsFrom(h);
-            if (!ps.isEmpty()) work.put(h, CheapProbeScript.command(ps, List.of(), settings.options(), seed(graph, h)));
+        // the compact form: every host gets the same endpoint table (one array, shared) and derives
+        // its own pairs; nothing per pair is built here
+        byte[] table = CheapProbeScript.table(graph);
+        List<String> work = new ArrayList<>();
+        for (NicEndpoint e : graph.endpoints()) {
+            if (graph.targets(e) > 0 && (work.isEmpty() || !work.get(work.size() - 1).equals(e.host()))) work.add(e.host());
         }
         Map<String, String> errors = new LinkedHashMap<>();
-        Map<String, CheapProbeOutput> outputs = run(work, errors);
+        Map<String, CheapProbeOutput> outputs = run(work,
+                h -> CheapProbeScript.tableCommand(graph, table, h, settings.options()), errors);
         long t2 = lap(phases, "probe", t1);
         List<String> reached = new ArrayList<>(g.byHost().keySet());
         Map<String, HeavyResult> heavyResults = Map.of();
@@ -162,15 +182,12 @@ public final class ProbeRunner implements Prober {
         }
         Map<String, String> errors = new LinkedHashMap<>();
         Map<String, Duration> phases = new LinkedHashMap<>();
-        Map<String, CheapProbeOutput> fresh = run(work, errors);
+        Map<String, CheapProbeOutput> fresh = run(new ArrayList<>(work.keySet()), work::get, errors);
         lap(phases, "probe", t0);
         Map<String, CheapProbeOutput> merged = new LinkedHashMap<>(previous.outputs());
         for (Map.Entry<String, CheapProbeOutput> e : fresh.entrySet()) {
             CheapProbeOutput old = previous.outputs().get(e.getKey());
-            Map<String, PairResult> byKey = new LinkedHashMap<>();
-            if (old != null) for (PairResult r : old.pairs()) byKey.put(key(r.srcNic(), r.srcIp(), r.dstIp()), r);
-            for (PairResult r : e.getValue().pairs()) byKey.put(key(r.srcNic(), r.srcIp(), r.dstIp()), r);
-            merged.put(e.getKey(), new CheapProbeOutput(e.getValue().host(), new ArrayList<>(byKey.values())));
+            merged.put(e.getKey(), old == null ? e.getValue() : old.mergedWith(e.getValue()));
         }
         return finish(previous.graph(), previous.gathered(), merged, errors, started, t0, previous.heavyNote(), phases,
                 previous.heavyResults());
@@ -188,9 +205,9 @@ public final class ProbeRunner implements Prober {
             if (e.getValue().startsWith(INCOMPLETE)) d.incomplete(e.getKey(), e.getValue().substring(INCOMPLETE.length()));
             else d.unreachable(e.getKey());
         }
-        for (Map.Entry<String, CheapProbeOutput> e : outputs.entrySet()) {
-            d.pass(graph.pairsFrom(e.getKey()), e.getValue(), heavyResults);
-        }
+        // every host's state first (a clean pair is judged against its destination's), then each
+        // host's pairs generated one at a time and folded into the tallies
+        for (CheapProbeOutput o : outputs.values()) d.fold(o, heavyResults);
         Diagnosis diag = d.finish();
         long ts = lap(phases, "diagnose", td);
         RoundSchedule sched = graph.schedule(settings.basePort());
@@ -210,7 +227,7 @@ public final class ProbeRunner implements Prober {
 
     /** A host's index among the probed hosts: shifts its arping sample (see {@link CheapProbeScript}). */
     private static int seed(ProbeGraph graph, String host) {
-        return Math.max(0, graph.hosts().indexOf(host));
+        return Math.max(0, graph.hostIndex(host));
     }
 
     /** Progress of a probe pass, for a live line on a terminal; called from worker threads. */
@@ -236,8 +253,13 @@ public final class ProbeRunner implements Prober {
         return this;
     }
 
-    private Map<String, CheapProbeOutput> run(Map<String, Cmd> work, Map<String, String> errors)
-            throws InterruptedException {
+    /**
+     * Runs each host's probe command ({@code cmdFor}, built when the host's turn comes) and parses
+     * each output once, as it arrives: only the parsed form is kept (compact: the host state, the
+     * per-NIC tallies and the result lines of pairs that are not clean).
+     */
+    private Map<String, CheapProbeOutput> run(List<String> work, Function<String, Cmd> cmdFor,
+                                              Map<String, String> errors) throws InterruptedException {
         long t0 = System.nanoTime();
         java.util.concurrent.atomic.AtomicInteger hostsDone = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicLong pairs = new java.util.concurrent.atomic.AtomicLong();
@@ -245,11 +267,11 @@ public final class ProbeRunner implements Prober {
         // each host's output is parsed once, as it arrives; the progress line counts from the parse
         Map<String, Object> parsed = new java.util.concurrent.ConcurrentHashMap<>();
         try {
-            FanOut.run(new ArrayList<>(work.keySet()), work::get, pool, settings.forks(), settings.timeout(), o -> {
+            FanOut.run(work, cmdFor, pool, settings.forks(), settings.timeout(), o -> {
                 Object r = parse(o);
                 parsed.put(o.host(), r);
                 if (r instanceof CheapProbeOutput c) {
-                    pairs.addAndGet(c.pairs().size());
+                    pairs.addAndGet(c.judged());
                     failing.addAndGet(c.pairs().stream().filter(x -> x.pinged() && !x.pingOk()).count());
                 }
                 progress.update(hostsDone.incrementAndGet(), work.size(), pairs.get(), failing.get(),
@@ -259,7 +281,7 @@ public final class ProbeRunner implements Prober {
             progress.done();
         }
         Map<String, CheapProbeOutput> out = new LinkedHashMap<>();
-        for (String h : work.keySet()) {
+        for (String h : work) {
             Object r = parsed.get(h);
             if (r instanceof CheapProbeOutput c) out.put(h, c);
             else errors.put(h, (String) r);
@@ -299,9 +321,5 @@ public final class ProbeRunner implements Prober {
         long now = System.nanoTime();
         phases.put(name, Duration.ofNanos(now - since));
         return now;
-    }
-
-    private static String key(String nic, String src, String dst) {
-        return nic + " " + src + " " + dst;
     }
 }

@@ -3,8 +3,12 @@
 #            $5 fping interval (ms), $6 layers (comma list of link,route,arp,ip), $7 fping: auto|no,
 #            $8 arpings per source NIC at most, $9 this host's index (shifts the arping sample),
 #            $10 mtu: on|off (a don't-fragment ping at the source NIC's MTU to each answered target).
-# Stdin: one pair per line "NIC SRC_IP DST_IP" (validated by rocectl; read as data only), or a
-#        line "NIC" alone: no pair, only that NIC's state in the H and S lines (a state refresh).
+# Stdin, either the compact form: a rule line "R <pair set>" and the endpoint table, one line per
+#        NIC of the cluster "E <host index> <nic> <ip> <mac|-> <group> <focus 0|1>"; this host is
+#        the one whose index is $9 and derives its own pairs: each of its NICs to every NIC of the
+#        same group on another host (on this host for the rule intra), when either host has focus 1;
+#        or explicit pairs, one per line "NIC SRC_IP DST_IP" (validated by rocectl; read as data
+#        only), or a line "NIC" alone: no pair, only that NIC's state in the H and S lines.
 # Stdout: "H <arp_table_fulls> <nic>=<operstate>:<carrier>..."
 #         "S <nic>=<effective arp_ignore>..."  (max of all and the NIC; only when ARP is probed)
 #         "A <arpings run> <pairs whose ping failed>"  (only when ARP is probed)
@@ -13,6 +17,11 @@
 #         ("-" = nothing answered, "na" = layer not probed or tool absent, "!" = command failed;
 #          neigh = the kernel's neighbour entry for dst on nic after the ping: MAC@STATE, -@STATE, or -;
 #          a last field SIZE:ok|SIZE:- = the don't-fragment ping of SIZE payload bytes, or na).
+#         In the compact form a P line is printed only for a pair that is not clean (a clean pair:
+#         source link up, route via its NIC, every ping answered on the first try, the neighbour
+#         entry absent or the destination's own MAC, arping (if run) one MAC, its own, MTU ping not
+#         lost), and per source NIC one count line "C <nic> <pairs judged> <clean> <pings per clean
+#         pair, -1 when ping is not probed>": output O(NICs + pairs that are not clean).
 # Cost is a handful of processes per host, not per pair, however many pairs fail: one fping per
 # source address, one `ip -batch` for every route lookup, one neighbour-table read, one awk
 # join, and arping for a bounded sample only: at most $8 of each source NIC's failed pairs
@@ -28,15 +37,38 @@ trap 'exit 130' INT TERM
 has() { case $layers in *,$1,*) return 0 ;; esac; return 1; }
 # one pass over stdin: the pairs, route lookups, the NIC list, the source addresses, each
 # source's targets
-awk -v d="$tmp" 'NF == 1 && !($1 in n) { n[$1] = 1; print $1 > (d "/nics") }
-  NF >= 3 {
-    print $1, $2, $3 > (d "/pairs")
-    print "route get " $3 " from " $2 > (d "/rb")
-    if (!($1 in n)) { n[$1] = 1; print $1 > (d "/nics") }
-    if (!($2 in s)) { s[$2] = 1; print $2 > (d "/srcs") }
-    if (!(($2 " " $3) in t)) { t[$2 " " $3] = 1; print $3 > (d "/t." $2) }
+# (pairs file: "NIC SRC DST DST_MAC SAME_HOST"; the last two are "-" for explicit pairs)
+awk -v d="$tmp" -v self="$seed" '
+  function pair(nic, src, dst, mac, same) {
+    print nic, src, dst, mac, same > (d "/pairs")
+    print "route get " dst " from " src > (d "/rb")
+    if (!(nic in n)) { n[nic] = 1; print nic > (d "/nics") }
+    if (!(src in s)) { s[src] = 1; print src > (d "/srcs") }
+    if (!((src " " dst) in t)) { t[src " " dst] = 1; print dst > (d "/t." src) }
+  }
+  NF == 2 && $1 == "R" { rule = $2; next }
+  NF == 7 && $1 == "E" { en++; eh[en] = $2; enic[en] = $3; eip[en] = $4; emac[en] = $5; eg[en] = $6; ef[en] = $7
+    if ($2 == self) { own[++on] = en; if ($7) me = 1 }
+    next }
+  NF == 1 && !($1 in n) { n[$1] = 1; print $1 > (d "/nics") }
+  NF == 3 { pair($1, $2, $3, "-", "-") }
+  END {
+    if (rule == "") exit
+    print rule > (d "/mode")
+    for (a = 1; a <= on; a++) {
+      i = own[a]
+      if (!(enic[i] in n)) { n[enic[i]] = 1; print enic[i] > (d "/nics") }
+      for (j = 1; j <= en; j++) {
+        if (eg[j] != eg[i] || j == i || !(me || ef[j])) continue
+        same = eh[j] == self
+        if ((rule == "intra") != same) continue
+        pair(enic[i], eip[i], eip[j], emac[j], same)
+      }
+    }
   }'
-for f in pairs rb nics srcs route neigh res.none arp.none mtu.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
+for f in pairs rb nics srcs route neigh mode res.none arp.none mtu.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
+compact=
+[ -s "$tmp/mode" ] && compact=1
 
 # few processes per host, not per pair: values are read with the read builtin
 rd() { # $1 file, $2 default: sets v to the file's first line
@@ -84,7 +116,7 @@ ping_all() {
       wait ;;
     ping)
       i=0 running=0
-      while read -r nic src dst; do
+      while read -r nic src dst _; do
         i=$((i + 1)); ping_pair "$src" "$dst" "$tmp/res.p$i" &
         running=$((running + 1))
         if [ "$running" -ge "$par" ]; then wait; running=0; fi
@@ -182,7 +214,7 @@ arp_pair() { # $1 nic $2 src $3 dst $4 result file
 }
 if [ "$arpf" != none ]; then
   i=0 running=0
-  while read -r nic src dst; do
+  while read -r nic src dst _; do
     i=$((i + 1)); arp_pair "$nic" "$src" "$dst" "$tmp/arp.$i" &
     running=$((running + 1))
     if [ "$running" -ge "$par" ]; then wait; running=0; fi
@@ -192,7 +224,7 @@ fi
 
 # join: one P line per pair (files told apart by name; the empty .none files keep globs valid)
 awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has arp && echo 1)" \
-    -v pm="$pingmode" -v af="$arpf" '
+    -v pm="$pingmode" -v af="$arpf" -v cm="$compact" -v cnt="$count" '
   FILENAME ~ /\/links$/ { lk[$1] = $2; next }
   FILENAME ~ /\/res\.[^\/]*$/ { png[$1 " " $2] = $3 "/" $4; next }
   FILENAME ~ /\/route$/ {
@@ -225,5 +257,19 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
     nb = "na"
     if (ha) nb = (($3 " " $1) in ng) ? ng[$3 " " $1] : "-"
     mf = (k in mt) ? mt[k] : "na"
+    if (cm) {
+      jd[$1]++
+      if (clean(l, dev, macs, res, nb, mf)) { cl[$1]++; next }
+    }
     print "P", $1, $2, $3, l, dev, tbl, macs, res, nb, mf
-  }' "$tmp/links" "$tmp"/res.* "$tmp/route" "$tmp/neigh" "$tmp"/arp.* "$tmp"/mtu.* "$tmp/pairs"
+  }
+  function clean(l, dev, macs, res, nb, mf,  x) {
+    if (l != "na") { split(l, x, ":"); if (x[1] != "up" && x[1] != "unknown" || x[2] == "0") return 0 }
+    if (dev != "na" && dev != $1 && !(dev == "lo" && $5 == 1)) return 0
+    if (macs != "na" && (macs == "-" || index(macs, ",") || $4 != "-" && macs != $4)) return 0
+    if (res != "na") { split(res, x, "/"); if (x[1] != cnt || x[2] != cnt) return 0 }
+    if (nb != "na" && $5 != 1 && $4 != "-") { split(nb, x, "@"); if (x[1] != "-" && x[1] != $4) return 0 }
+    if (mf ~ /:-$/) return 0
+    return 1
+  }
+  END { if (cm) for (k in jd) print "C", k, jd[k], cl[k] + 0, (pm != "na" ? cnt : -1) }' "$tmp/links" "$tmp"/res.* "$tmp/route" "$tmp/neigh" "$tmp"/arp.* "$tmp"/mtu.* "$tmp/pairs"

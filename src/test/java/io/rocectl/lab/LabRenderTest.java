@@ -133,6 +133,16 @@ class LabRenderTest {
     }
 
     @Test
+    void aShapeTheMachineCannotHoldIsRefusedWithTheNumbers() {
+        // 64 x 8: 262,336 entries, about 128 MiB of kernel memory
+        assertEquals(null, LabBatches.neighbourCapacityProblem(64, 8, 4L << 30));
+        String why = LabBatches.neighbourCapacityProblem(64, 8, 256L << 20);
+        assertTrue(why != null && why.contains("262,336 neighbour entries") && why.contains("128 MiB")
+                && why.contains("256 MiB available"), why);
+        assertEquals(null, LabBatches.neighbourCapacityProblem(64, 8, -1), "memory unknown: no refusal");
+    }
+
+    @Test
     void neighbourLimitsAreNeverLowered() {
         assertEquals(262144 + 128 + 64, LabBatches.neighbourEntries(64, 8));
         long[] raised = LabBatches.gcThresh(new long[] {128, 512, 1024}, 10_000);
