@@ -74,7 +74,7 @@ public final class RdmaEmulation {
      * @param cpus       how many CPUs that is (one completion vector each)
      * @param numaNode   the node of the CPUs ("0"), or "-1" on a machine without NUMA information
      * @param interrupts the machine's {@code /proc/interrupts}
-     * @param firstIrq   first IRQ number above the machine's own
+     * @param firstIrq   first IRQ number above the machine's own (in /proc/interrupts and /proc/irq)
      */
     public record Machine(String online, int cpus, String numaNode, String interrupts, int firstIrq) {
         public static Machine read() {
@@ -87,7 +87,13 @@ public final class RdmaEmulation {
             } catch (IOException e) {
                 throw new LabException("cannot read /proc/interrupts: " + e.getMessage());
             }
-            return new Machine(online, cpus, numa, interrupts, firstFreeIrq(interrupts));
+            StringBuilder known = new StringBuilder(interrupts);
+            try (var l = Files.list(Path.of("/proc/irq"))) {
+                l.forEach(d -> known.append('\n').append(d.getFileName()).append(':'));
+            } catch (IOException e) {
+                // no /proc/irq: /proc/interrupts alone
+            }
+            return new Machine(online, cpus, numa, interrupts, firstFreeIrq(known.toString()));
         }
     }
 
