@@ -213,15 +213,48 @@ class RdmaTuningLabTest {
                 "--output", "prometheus");
         assertEquals(0, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().contains("rocectl_rdma_port_health{host=\"gpu02\",device=\"mlx5_1\",port=\"1\",verdict=\"ok\"} 1\n"), r.out());
+        String lint = promtoolFindings(r.out());
+        org.junit.jupiter.api.Assumptions.assumeTrue(lint != null, "promtool not installed: format checked by HealthSysfsTest only");
+        assertEquals("0", lint, "promtool exit and findings:\n" + r.out());
+    }
+
+    static String promtoolFindings(String text) throws Exception {
         Path promtool = Stream.of("/usr/local/bin/promtool", "/usr/bin/promtool").map(Path::of).filter(Files::isExecutable)
                 .findFirst().orElse(null);
-        org.junit.jupiter.api.Assumptions.assumeTrue(promtool != null, "promtool not installed: format checked by HealthSysfsTest only");
+        if (promtool == null) return null;
         Process p = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
-        p.getOutputStream().write(r.out().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        p.getOutputStream().write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         p.getOutputStream().close();
         String out = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
-        assertEquals("", out.strip(), "promtool lint findings:\n" + out);
+        return (p.exitValue() + " " + out.strip()).strip();
+    }
+
+    @Test
+    @Order(8)
+    void remediateWithHealthAddsTheHealthPass() throws Exception {
+        Path report = healthDir.resolve("report.json");
+        Path metrics = healthDir.resolve("remediate.prom");
+        String[] args = {"remediate", "-i", s.inventory().toString(), "--playbook", RoceE2eSupport.PLAYBOOK, "--health",
+                "--health-state-dir", healthDir.resolve("remediate").toString(), "--report", report.toString(),
+                "--metrics", metrics.toString(), "--history", "none", "--syslog", "off"};
+        Cli.Result r = Cli.run(args);
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("== health\nHOST "), r.out());
+        JsonNode h = new ObjectMapper().readTree(Files.readString(report)).path("health");
+        assertEquals(4, h.path("ports").size(), h.toString());
+        for (JsonNode p : h.path("ports")) assertEquals("ok", p.path("verdict").asText(), h.toString());
+        String prom = Files.readString(metrics);
+        assertTrue(prom.contains("rocectl_probe_") && prom.contains("rocectl_rdma_port_health{host=\"gpu01\""), prom);
+        String lint = promtoolFindings(prom);
+        if (lint != null) assertEquals("0", lint, "probe and health metrics in one file:\n" + prom);
+
+        LabTestSupport.breakFault(s, "counters", "--host", "gpu01", "--nic", "ens2f0", "--kind", "link-flap");
+        List<String> quiet = new ArrayList<>(List.of(args));
+        quiet.add("--quiet");
+        Cli.Result bad = Cli.run(quiet.toArray(String[]::new));
+        assertEquals(2, bad.exitCode(), "every pair is up, a port is degraded: " + bad.out() + bad.err());
+        assertTrue(bad.out().matches("(?s)HOST .*\ngpu01 +mlx5_1 +1 +ens2f0 +degraded .*link_downed \\+1; link_error_recovery \\+1\n"),
+                "quiet: only the port that is not ok:\n" + bad.out());
     }
 }
