@@ -79,7 +79,7 @@ public final class RdmaEmulation {
     public record Machine(String online, int cpus, String numaNode, String interrupts, int firstIrq) {
         public static Machine read() {
             String online = LabUp.readProc(Path.of("/sys/devices/system/cpu/online"));
-            int cpus = io.rocectl.op.IrqPlanner.cpuList(online).size();
+            int cpus = RdmaEmulation.cpus(online).size();
             String numa = Files.isDirectory(Path.of("/sys/devices/system/node/node0")) ? "0" : "-1";
             String interrupts;
             try {
@@ -206,8 +206,21 @@ public final class RdmaEmulation {
     /** "0-1" -> "3" (the kernel's hex mask of a CPU list). */
     static String cpuMask(String list) {
         java.math.BigInteger b = java.math.BigInteger.ZERO;
-        for (int c : io.rocectl.op.IrqPlanner.cpuList(list)) b = b.setBit(c);
+        for (int c : cpus(list)) b = b.setBit(c);
         return b.toString(16);
+    }
+
+    /** "0-3,8" -> [0,1,2,3,8] (the kernel's CPU list format; what it prints is well formed). */
+    static List<Integer> cpus(String list) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : list.strip().split(",")) {
+            if (part.isBlank()) continue;
+            String[] ab = part.strip().split("-");
+            int a = Integer.parseInt(ab[0]);
+            int b = ab.length > 1 ? Integer.parseInt(ab[1]) : a;
+            for (int i = a; i <= b; i++) out.add(i);
+        }
+        return out;
     }
 
     static String guid(String mac) {
