@@ -215,4 +215,34 @@ class HealthSysfsTest {
         assertEquals("ok", v.get(1).verdict(), "ens2f0np0 only came up: " + v.get(1).reason());
         assertTrue(HealthReport.json(v, Map.of()).contains("Link down"));
     }
+    /**
+     * A counter set from a real ConnectX port (Prometheus procfs' sysfs fixture, see
+     * fixtures/health/procfs-mlx5_0/README.md) read by the same script at the standard path.
+     */
+    @Test
+    void aRealConnectXCounterSetFromPrometheusProcfs() throws Exception {
+        Path src = Path.of("src/test/resources/fixtures/health/procfs-mlx5_0");
+        Path copy = tmp.resolve("procfs");
+        try (Stream<Path> w = Files.walk(src)) {
+            for (Path p : w.toList()) {
+                Path t = copy.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t);
+            }
+        }
+        ns.exec("mount --bind \"$1\" /sys/class/infiniband", copy.toString());
+        HealthSample s = HealthSample.parse("ib01", sample());
+        assertEquals(List.of("mlx5_0/1"), s.ports().stream().map(HealthSample.Port::key).toList());
+        HealthSample.Port p = s.ports().get(0);
+        assertEquals("25 Gb/sec (1X EDR)", p.rate());
+        assertEquals("4: ACTIVE", p.state());
+        assertEquals(21, p.counters().keySet().stream().filter(k -> k.startsWith("counters/")).count());
+        assertEquals(25, p.counters().keySet().stream().filter(k -> k.startsWith("hw_counters/")).count());
+        assertEquals(8109L, p.counters().get("hw_counters/resp_cqe_error"));
+        assertEquals(175528982L, p.counters().get("hw_counters/rx_read_requests"));
+        assertEquals("", p.netdev(), "the fixture has no device/net");
+        HealthVerdict.PortHealth v = HealthVerdict.judge(s, null).get(0);
+        assertEquals("down", v.verdict(), "phys_state '4: ACTIVE' is not LinkUp (an edit in the source fixture)");
+        assertTrue(v.reason().startsWith("phys_state 4: ACTIVE"), v.reason());
+    }
 }
