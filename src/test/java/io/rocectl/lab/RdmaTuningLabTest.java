@@ -157,16 +157,20 @@ class RdmaTuningLabTest {
 
     @Test
     @Order(5)
-    void aRebootKeepsTheDropInsAndTheBootUnitRestoresTheIrqs() throws Exception {
+    void aRebootKeepsTheDropInsAndTheNcclFileAndTheBootUnitRestoresTheIrqs() throws Exception {
         Map<Integer, String> pinned = affinity("gpu02");
+        String nccl = in(s, "gpu02", "cat", "/etc/nccl.conf").stdout();
         LabTestSupport.Out out = new LabTestSupport.Out();
         Faults.inject(s, "reboot", null, "gpu02", null, out.ps);
         assertTrue(out.text().contains("gpu02: boot: started rocectl-rdma-irq.service"), out.text());
         assertEquals(pinned, affinity("gpu02"), "after the boot unit ran:\n" + out.text());
         assertEquals(LimitsPlanner.limitsConf(), in(s, "gpu02", "cat", LimitsPlanner.LIMITS).stdout(), out.text());
+        assertEquals(nccl, in(s, "gpu02", "cat", "/etc/nccl.conf").stdout(), "the NCCL file is on disk");
         RoceE2eSupport.Run r = playbook(ON);
         assertEquals(0, r.exitCode(), r.toString());
         assertEquals(Map.of("gpu01", 0, "gpu02", 0), r.changed(), r.toString());
+        RoceE2eSupport.Run n = playbook("-t", "nccl");
+        assertEquals(Map.of("gpu01", 0, "gpu02", 0), n.changed(), "nccl_env after the reboot: " + n);
     }
 
     static JsonNode healthJson(int wantExit) throws Exception {
