@@ -126,12 +126,12 @@ final class LabUp {
             mkdirs(d.resolve("etc.netns"));
         }
         RdmaEmulation.Machine machine = RdmaEmulation.Machine.read();
-        for (LabHost h : s.hosts()) {
+        Parallel.forEach(s.hosts(), THREADS, h -> {
             if (!RdmaEmulation.write(s, h, machine)) {
                 throw new LabException("the lab directory " + s.path() + " has a ',', ':' or blank in its path: the RDMA"
                         + " emulation cannot be mounted from it (choose another --dir)");
             }
-        }
+        });
         Parallel.forEach(keyFiles, THREADS, f -> Shell.check("ssh-keygen", "-q", "-t", "ed25519", "-N", "",
                 "-C", "rocectl-lab-" + s.name(), "-f", f.toString()));
         String clientPub = read(Path.of(s.clientKey() + ".pub"));
