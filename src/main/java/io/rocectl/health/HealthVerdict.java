@@ -80,7 +80,9 @@ public final class HealthVerdict {
         double secs = prev == null ? 0 : cur.epoch() - prev.epoch();
         List<PortHealth> out = new ArrayList<>();
         for (HealthSample.Port p : cur.ports()) {
-            HealthSample.Port b = secs > 0 ? before.get(p.key()) : null;
+            // deltas whatever the interval (two runs within one second of the host's clock still see
+            // the errors between them); rates only over a positive interval
+            HealthSample.Port b = before.get(p.key());
             Map<String, Long> deltas = new LinkedHashMap<>();
             Map<String, Double> rates = new LinkedHashMap<>();
             boolean reset = false;
@@ -90,7 +92,7 @@ public final class HealthVerdict {
                     if (old == null) continue;
                     if (e.getValue() < old) { reset = true; continue; }
                     deltas.put(e.getKey(), e.getValue() - old);
-                    rates.put(e.getKey(), (e.getValue() - old) / secs);
+                    if (secs > 0) rates.put(e.getKey(), (e.getValue() - old) / secs);
                 }
             }
             String verdict = "ok";
