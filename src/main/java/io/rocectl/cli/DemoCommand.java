@@ -1,12 +1,20 @@
 package io.rocectl.cli;
 
+import io.rocectl.event.ConsoleReporter;
+import io.rocectl.event.Recap;
+import io.rocectl.exec.Cancel;
 import io.rocectl.exec.ConnectionPool;
+import io.rocectl.exec.PlaybookRunner;
+import io.rocectl.exec.RunOptions;
 import io.rocectl.hostset.NodeSet;
 import io.rocectl.lab.Cidr;
 import io.rocectl.lab.Faults;
 import io.rocectl.lab.Lab;
 import io.rocectl.lab.LabSpec;
 import io.rocectl.lab.LabState;
+import io.rocectl.lab.RdmaEmulation;
+import io.rocectl.health.HealthReport;
+import io.rocectl.health.HealthStore;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.playbook.Playbook;
 import io.rocectl.playbook.PlaybookLoader;
@@ -28,7 +36,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code rocectl demo}: the whole problem and the whole fix on this machine: a lab cluster with
  * every NIC in one subnet, the broken matrix, the fix playbook on the implicated hosts (the
- * remediation loop of {@code remediate}), the clean matrix.
+ * remediation loop of {@code remediate}), the clean matrix; then the RDMA layers on the lab's
+ * emulated devices: the NCCL file checked, IRQ and memlock tuning, a health pass.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Bring up a lab (needs root), show the broken NIC-pair matrix, apply the fix, show it clean.")
@@ -53,7 +62,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--faults", description = "After the clean matrix, put 30 % loss on gpu02's first NIC, probe, "
             + "show it found as a lossy NIC (nothing else), restore it; then lower that NIC's switch port to MTU 1280, "
-            + "probe, show the MTU mismatch found (nothing else), restore it.")
+            + "probe, show the MTU mismatch found (nothing else), restore it; then symbol errors on that NIC's RDMA port, "
+            + "health, show it degraded with its reason (nothing else).")
     boolean faults;
 
     @Option(names = "--playbook", paramLabel = "FILE", description = "Fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
@@ -123,11 +133,38 @@ public final class DemoCommand implements Callable<Integer> {
                 ProbeRunner.Outcome before = res.first();
                 ProbeRunner.Outcome after = res.last();
                 ProbeReport r = ProbeCommand.report(after);
-                boolean faultsFound = true;
-                if (faults) {
-                    faultsFound = lossyLink(lab, pool, hostList, fleet, conn.forks, times)
-                            & mtuMismatch(lab, runner, hostList, fleet, times);
+                boolean rdmaOk = ncclFile(lab);
+                System.out.println();
+                System.out.println("== 6. RDMA host tuning: rocectl run " + playbook + " -i " + lab.inventory()
+                        + " -t tuning -e rdma_limits=true -e rdma_irq=true");
+                t = System.nanoTime();
+                RunOptions tuning = new RunOptions(conn.forks, false, false, null, Set.of("tuning"), Set.of("probe"),
+                        Map.of("rdma_limits", true, "rdma_irq", true), null, fleet.commandTimeout(), null);
+                Recap tuned = new PlaybookRunner(fleet, ModuleRegistry.builtin(), tuning,
+                        new ConsoleReporter(System.out, 0, OutputOptions.color(), false, false), new Cancel()).run(pb, pool);
+                times.put("tuning", secs(t));
+                rdmaOk &= tuned.failedHosts().isEmpty() && tuned.unreachableHosts().isEmpty();
+                Path healthDir = Files.createTempDirectory("rocectl-demo-health");
+                try {
+                    HealthStore store = new HealthStore(healthDir);
+                    System.out.println();
+                    System.out.println("== 7. health: rocectl health -i " + lab.inventory());
+                    t = System.nanoTime();
+                    HealthCommand.Pass h = HealthCommand.pass(hostList, pool, conn.forks, fleet.commandTimeout(), store);
+                    times.put("health", secs(t));
+                    System.out.print(HealthReport.text(h.ports(), h.unreachable()));
+                    rdmaOk &= h.exitCode() == ExitCodes.OK && !h.ports().isEmpty();
+                    boolean found = true;
+                    if (faults) {
+                        found = lossyLink(lab, pool, hostList, fleet, conn.forks, times)
+                                & mtuMismatch(lab, runner, hostList, fleet, times)
+                                & counterFault(lab, pool, hostList, fleet, conn.forks, store, times);
+                    }
+                    rdmaOk &= found;
+                } finally {
+                    deleteTree(healthDir);
                 }
+                boolean faultsFound = rdmaOk;
                 System.out.println();
                 System.out.println("== times");
                 times.forEach((k, v) -> System.out.printf("  %-16s %6.1f s%n", k, v));
@@ -163,7 +200,7 @@ public final class DemoCommand implements Callable<Integer> {
         ProbeRunner runner = new ProbeRunner(pool, lossy.settings(forks, fleet.commandTimeout()))
                 .withProgress(ProgressLine.forConsole(false));
         return faultFound(lab, runner, hostList, fleet, times, new String[] {"loss", "30", "0"},
-                io.rocectl.probe.Cause.LINK_LOSSY, "a lossy link", "probe with --loss-pings 10", "lossy", 5);
+                io.rocectl.probe.Cause.LINK_LOSSY, "a lossy link", "probe with --loss-pings 10", "lossy", 8);
     }
 
     /**
@@ -174,7 +211,7 @@ public final class DemoCommand implements Callable<Integer> {
     private boolean mtuMismatch(LabState lab, ProbeRunner runner, java.util.List<String> hostList, Fleet fleet,
                                 Map<String, Double> times) throws Exception {
         return faultFound(lab, runner, hostList, fleet, times, new String[] {"mtu", "1280", "1500"},
-                io.rocectl.probe.Cause.MTU_MISMATCH, "an MTU mismatch", "probe", "mtu", 8);
+                io.rocectl.probe.Cause.MTU_MISMATCH, "an MTU mismatch", "probe", "mtu", 11);
     }
 
     /**
@@ -206,6 +243,59 @@ public final class DemoCommand implements Callable<Integer> {
         } finally {
             System.out.println("== " + (step + 2) + ". restore: rocectl lab break " + fault[0] + " " + fault[2] + where);
             Faults.inject(lab, fault[0], fault[2], host, nic, System.out);
+        }
+    }
+
+    /**
+     * Step 5: the NCCL file nccl_env wrote in the fix, read back on every host: the exact-match HCA
+     * list of the host's emulated devices and the RoCE v2 GID index. True when every host has it.
+     */
+    private static boolean ncclFile(LabState lab) {
+        System.out.println();
+        System.out.println("== 5. NCCL file written by nccl_env (checked on every host)");
+        String hca = "NCCL_IB_HCA==" + String.join(",", lab.hosts().get(0).nics().stream()
+                .map(n -> RdmaEmulation.device(n) + ":1").toList());
+        java.util.List<String> wrong = new java.util.ArrayList<>();
+        String first = null;
+        for (var h : lab.hosts()) {
+            String f = Lab.run(lab, h.name(), java.util.List.of("cat", "/etc/nccl.conf")).stdout();
+            if (first == null) first = f;
+            if (!f.lines().toList().containsAll(java.util.List.of(hca, "NCCL_IB_GID_INDEX=3"))) wrong.add(h.name());
+        }
+        System.out.print(lab.hosts().get(0).name() + ":/etc/nccl.conf\n" + first);
+        System.out.println(wrong.isEmpty() ? "checked: " + hca + " and NCCL_IB_GID_INDEX=3 on all " + lab.hosts().size() + " hosts"
+                : "NOT as expected on " + String.join(", ", wrong) + ": wanted " + hca + " and NCCL_IB_GID_INDEX=3");
+        return wrong.isEmpty();
+    }
+
+    /**
+     * The {@code --faults} step 3: symbol errors on gpu02's first NIC's emulated RDMA port, then a
+     * health pass. True when that port, and no other, is degraded with symbol_error in its reason.
+     */
+    private boolean counterFault(LabState lab, ConnectionPool pool, java.util.List<String> hostList, Fleet fleet, int forks,
+                                 HealthStore store, Map<String, Double> times) throws Exception {
+        String host = lab.hosts().get(Math.min(1, lab.hosts().size() - 1)).name();
+        var nic = lab.hosts().get(0).nics().get(0);
+        System.out.println();
+        System.out.println("== 14. a counter fault: rocectl lab break counters --kind symbol-errors --name " + name
+                + " --host " + host + " --nic " + nic.name());
+        Faults.inject(lab, "counters", "symbol-errors", host, nic.name(), System.out);
+        System.out.println("== 15. health");
+        long t = System.nanoTime();
+        HealthCommand.Pass h = HealthCommand.pass(hostList, pool, forks, fleet.commandTimeout(), store);
+        times.put("health (fault)", secs(t));
+        System.out.print(HealthReport.text(h.ports(), h.unreachable()));
+        var bad = h.notOk();
+        boolean ok = bad.size() == 1 && bad.get(0).host().equals(host) && bad.get(0).port().device().equals(RdmaEmulation.device(nic))
+                && bad.get(0).verdict().equals("degraded") && bad.get(0).reason().contains("symbol_error +");
+        System.out.println(ok ? "found: " + host + " " + RdmaEmulation.device(nic) + " port 1 degraded (" + bad.get(0).reason()
+                + "), and nothing else" : "NOT as expected: wanted only " + host + " " + RdmaEmulation.device(nic) + " degraded");
+        return ok;
+    }
+
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        try (var w = Files.walk(dir)) {
+            for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
         }
     }
 

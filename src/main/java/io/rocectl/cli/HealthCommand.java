@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code rocectl health -i INV}: one round trip per host reading every RDMA port's sysfs state and
- * counters, deltas and rates against the previous sample (kept per host under the state
+ * counters (plus ethtool's pause counters and the RDMA drivers' kernel messages since the previous
+ * sample), deltas and rates against the previous sample (kept per host under the state
  * directory), a verdict per port. Exit 0 when every port is ok, 2 when one is degraded or down,
  * 4 when a host is unreachable.
  */
@@ -47,30 +48,59 @@ public final class HealthCommand implements Callable<Integer> {
         List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
         HealthStore store = new HealthStore(stateDir == null ? HealthStore.defaultDir() : stateDir);
-        List<HealthVerdict.PortHealth> ports = new ArrayList<>();
-        Map<String, String> unreachable = new LinkedHashMap<>();
+        Pass pass;
         try (ConnectionPool pool = fleet.pool()) {
-            Map<String, FanOut.Outcome> outs = FanOut.run(hosts, h -> HealthSample.command(), pool, fleet.forks(),
-                    fleet.commandTimeout());
-            for (String h : hosts) {
-                FanOut.Outcome o = outs.get(h);
-                if (o == null || o.result() == null) {
-                    unreachable.put(h, o == null ? "no result" : o.unreachable() != null ? o.unreachable() : o.timeout());
-                    continue;
-                }
-                String raw = o.result().stdout();
-                String prevRaw = store.previous(h);
-                HealthSample prev = prevRaw == null ? null : HealthSample.parse(h, prevRaw);
-                ports.addAll(HealthVerdict.judge(HealthSample.parse(h, raw), prev));
-                store.save(h, raw);
-            }
+            pass = pass(hosts, pool, fleet.forks(), fleet.commandTimeout(), store);
         }
+        List<HealthVerdict.PortHealth> ports = pass.ports();
+        Map<String, String> unreachable = pass.unreachable();
         switch (output) {
             case "json" -> System.out.print(HealthReport.json(ports, unreachable));
             case "prometheus" -> System.out.print(HealthReport.prometheus(ports));
             default -> System.out.print(HealthReport.text(ports, unreachable));
         }
-        if (!unreachable.isEmpty()) return ExitCodes.UNREACHABLE;
-        return ports.stream().allMatch(p -> p.verdict().equals("ok")) ? ExitCodes.OK : ExitCodes.FAILED;
+        return pass.exitCode();
+    }
+
+    /** One health pass: every port's verdict, and the hosts that could not be sampled (with why). */
+    public record Pass(List<HealthVerdict.PortHealth> ports, Map<String, String> unreachable) {
+        /** 0 when every port is ok, 2 when one is degraded or down, 4 when a host was unreachable. */
+        public int exitCode() {
+            if (!unreachable.isEmpty()) return ExitCodes.UNREACHABLE;
+            return ports.stream().allMatch(p -> p.verdict().equals("ok")) ? ExitCodes.OK : ExitCodes.FAILED;
+        }
+
+        public List<HealthVerdict.PortHealth> notOk() {
+            return ports.stream().filter(p -> !p.verdict().equals("ok")).toList();
+        }
+    }
+
+    /**
+     * Samples the hosts (one round trip each), judges each against its previous sample in the
+     * store and keeps the new one. Shared by {@code health}, {@code remediate --health} and the demo.
+     */
+    static Pass pass(List<String> hosts, ConnectionPool pool, int forks, java.time.Duration timeout, HealthStore store)
+            throws Exception {
+        List<HealthVerdict.PortHealth> ports = new ArrayList<>();
+        Map<String, String> unreachable = new LinkedHashMap<>();
+        Map<String, HealthSample> before = new LinkedHashMap<>();
+        for (String h : hosts) {
+            String prevRaw = store.previous(h);
+            if (prevRaw != null) before.put(h, HealthSample.parse(h, prevRaw));
+        }
+        Map<String, FanOut.Outcome> outs = FanOut.run(hosts,
+                h -> HealthSample.command(before.containsKey(h) ? before.get(h).epoch() : 0), pool, forks, timeout);
+        for (String h : hosts) {
+            FanOut.Outcome o = outs.get(h);
+            if (o == null || o.result() == null) {
+                unreachable.put(h, o == null ? "no result" : o.unreachable() != null ? o.unreachable() : o.timeout());
+                continue;
+            }
+            String raw = o.result().stdout();
+            HealthSample prev = before.get(h);
+            ports.addAll(HealthVerdict.judge(HealthSample.parse(h, raw), prev));
+            store.save(h, raw);
+        }
+        return new Pass(ports, unreachable);
     }
 }

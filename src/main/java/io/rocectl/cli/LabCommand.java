@@ -128,23 +128,46 @@ public class LabCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code lab break counters --kind}. */
+    static final class CounterKinds implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return io.rocectl.lab.Faults.COUNTER_KINDS.iterator();
+        }
+    }
+
     @Command(name = "break", mixinStandardHelpOptions = true,
             description = "Inject a fault: link-down, link-up, arp-reset, rule-del, route-flush, neigh-poison, sshd-stop,"
-                    + " sshd-start, loss PCT, mtu [MTU] (switch port, default 1280), reboot.")
+                    + " sshd-start, loss PCT, mtu [MTU] (switch port, default 1280), reboot,"
+                    + " counters --kind KIND [AMOUNT] (the NIC's emulated RDMA port).")
     public static class Break implements Callable<Integer> {
         @Mixin Target target;
         @Parameters(index = "0", paramLabel = "FAULT", completionCandidates = Completions.LabFaults.class) String fault;
-        @Parameters(index = "1", arity = "0..1", paramLabel = "ARG", description = "loss: percentage; mtu: the MTU") String arg;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",
+                description = "loss: percentage; mtu: the MTU; counters: how much the counters move") String arg;
         @Option(names = "--host", required = true) String host;
         @Option(names = "--nic", description = "one fabric NIC, e.g. ens2f0") String nic;
+        @Option(names = "--kind", completionCandidates = CounterKinds.class,
+                description = "counters: symbol-errors, link-flap, cnp-storm, ack-timeouts, rcv-errors, port-down, port-up, reset")
+        String kind;
 
         @Override
         public Integer call() {
             return guard(() -> {
-                if (arg != null && !fault.equals("loss") && !fault.equals("mtu")) {
+                if (arg != null && !fault.equals("loss") && !fault.equals("mtu") && !fault.equals("counters")) {
                     throw new InputError("argument ARG", 0, 0, "fault '" + fault + "' takes no argument (got '" + arg + "')");
                 }
-                Lab.breakHost(target.load(), fault, arg, host, nic, System.out);
+                if (kind != null && !fault.equals("counters")) {
+                    throw new InputError("option --kind", 0, 0, "--kind belongs to the counters fault, not '" + fault + "'");
+                }
+                String a = arg;
+                if (fault.equals("counters")) {
+                    if (kind == null) throw new InputError("option --kind", 0, 0, "counters needs --kind: "
+                            + String.join(", ", io.rocectl.lab.Faults.COUNTER_KINDS));
+                    if (kind.contains(":")) throw new InputError("option --kind", 0, 0, "bad --kind '" + kind + "'");
+                    a = arg == null ? kind : kind + ":" + arg;
+                }
+                Lab.breakHost(target.load(), fault, a, host, nic, System.out);
                 return ExitCodes.OK;
             });
         }

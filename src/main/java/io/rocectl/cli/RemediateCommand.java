@@ -70,6 +70,15 @@ public final class RemediateCommand implements Callable<Integer> {
                     + "a path sends to that syslog socket instead of the system's (default ${DEFAULT-VALUE}).")
     String syslog;
 
+    @Option(names = "--health", description = "After the probe and fix rounds, a health pass (as rocectl health) on the same "
+            + "hosts: its table (or JSON key \"health\", or its metrics in --metrics) and, when a port is degraded or down "
+            + "while every pair is up, exit 2.")
+    boolean health;
+
+    @Option(names = "--health-state-dir", paramLabel = "DIR",
+            description = "Where --health keeps each host's previous sample (default: as rocectl health).")
+    Path healthStateDir;
+
     @Override
     @SuppressWarnings("try") // the lock is held by being open for the run
     public Integer call() throws Exception {
@@ -100,14 +109,19 @@ public final class RemediateCommand implements Callable<Integer> {
                     new PlaybookFixer(fleet, pb, pool, log, false), maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
+            HealthCommand.Pass hp = !health ? null : HealthCommand.pass(hosts, pool, fleet.forks(), fleet.commandTimeout(),
+                    new io.rocectl.health.HealthStore(healthStateDir == null ? io.rocectl.health.HealthStore.defaultDir() : healthStateDir));
             long nanos = System.nanoTime() - t0;
-            Map<String, Object> extra = Map.of("remediation", remediation(res, nanos));
+            Map<String, Object> extra = new java.util.LinkedHashMap<>();
+            extra.put("remediation", remediation(res, nanos));
+            if (hp != null) extra.put("health", healthJson(hp));
             ReportFiles.write(report, html, r, res.last().diagnosis().hostMatrix(), extra);
             RemediationTrail.Recorded rec = new RemediationTrail(historyFile(), syslogSocket(), !"off".equals(syslog))
                     .record(res, r, nanos, java.time.Instant.now(), System.err);
             if (metrics != null) {
                 ReportFiles.atomic(metrics, io.rocectl.report.PromMetrics.render(r, java.time.Instant.now(),
-                        RemediationTrail.nics(res.last()), rec.metrics()));
+                        RemediationTrail.nics(res.last()), rec.metrics())
+                        + (hp == null ? "" : io.rocectl.health.HealthReport.prometheus(hp.ports())));
             }
             if (json) {
                 System.out.print(ReportJson.write(r, extra));
@@ -116,12 +130,45 @@ public final class RemediateCommand implements Callable<Integer> {
                 System.out.println("== after " + res.rounds().size() + " fix round(s)");
                 ProbeCommand.print(res.last(), r, out.verbosity());
                 rec.warnings().forEach(System.out::println);
-            } else if (rec.entry().worthRecording()) {
-                rec.summary().forEach(System.out::println);
-                if (r.exitCode() != 0) System.out.print(io.rocectl.report.TextSummary.render(r));
+                if (hp != null) {
+                    System.out.println();
+                    System.out.println("== health");
+                    System.out.print(io.rocectl.health.HealthReport.text(hp.ports(), hp.unreachable()));
+                }
+            } else {
+                if (rec.entry().worthRecording()) {
+                    rec.summary().forEach(System.out::println);
+                    if (r.exitCode() != 0) System.out.print(io.rocectl.report.TextSummary.render(r));
+                }
+                if (hp != null && hp.exitCode() != ExitCodes.OK) {
+                    System.out.print(io.rocectl.health.HealthReport.text(hp.notOk(), hp.unreachable()));
+                }
             }
-            return r.exitCode();
+            return exitCode(r.exitCode(), hp);
         }
+    }
+
+    /** The probe's exit code, or 2 (4) when every pair is up but a port is degraded or down (a host gave no sample). */
+    static int exitCode(int probeExit, HealthCommand.Pass hp) {
+        if (probeExit != ExitCodes.OK || hp == null) return probeExit;
+        return hp.exitCode();
+    }
+
+    /** The health pass for the JSON report: one entry per port, and the hosts without a sample. */
+    static Map<String, Object> healthJson(HealthCommand.Pass hp) {
+        List<Map<String, Object>> ports = new ArrayList<>();
+        for (var p : hp.ports()) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("host", p.host());
+            m.put("device", p.port().device());
+            m.put("port", p.port().port());
+            m.put("netdev", p.port().netdev());
+            m.put("verdict", p.verdict());
+            m.put("reason", p.reason());
+            m.put("deltas", p.deltas());
+            ports.add(m);
+        }
+        return Map.of("ports", ports, "unreachable", hp.unreachable());
     }
 
     private Path historyFile() {

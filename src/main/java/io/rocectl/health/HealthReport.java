@@ -32,13 +32,15 @@ public final class HealthReport {
             o.put("host", p.host()).put("device", p.port().device()).put("port", p.port().port())
                     .put("netdev", p.port().netdev()).put("state", p.port().state()).put("phys_state", p.port().physState())
                     .put("rate", p.port().rate()).put("verdict", p.verdict()).put("reason", p.reason())
-                    .put("interval_seconds", p.seconds());
+                    .put("pci", p.port().pci()).put("interval_seconds", p.seconds());
             ObjectNode c = o.putObject("counters");
             p.port().counters().forEach(c::put);
             ObjectNode d = o.putObject("deltas");
             p.deltas().forEach(d::put);
             ObjectNode r = o.putObject("rates");
             p.rates().forEach(r::put);
+            ArrayNode k = o.putArray("kernel");
+            p.kernel().forEach(k::add);
         }
         ObjectNode u = root.putObject("unreachable");
         unreachable.forEach(u::put);

@@ -10,17 +10,39 @@ import java.util.Map;
 
 /**
  * One host's sample: per RDMA port of {@code /sys/class/infiniband/DEV/ports/N}, {@code state},
- * {@code phys_state}, {@code rate}, the netdev ({@code DEV/device/net/}), and every numeric file
- * of {@code counters/} and {@code hw_counters/} (every file optional: counter sets differ per
- * vendor and driver).
+ * {@code phys_state}, {@code rate}, the netdev ({@code DEV/device/net/}) and the PCI function
+ * ({@code DEV/device}), every numeric file of {@code counters/} and {@code hw_counters/}, and,
+ * when ethtool is installed, the netdev's pause counters from {@code ethtool -S} (PFC per priority
+ * {@code rx_prioN_pause}, {@code tx_prioN_pause}, global pause, pause-storm events) as
+ * {@code ethtool/NAME}. Every file and tool is optional: counter sets differ per vendor and driver.
+ * Plus the kernel messages of the RDMA drivers (mlx5, ib_core, ...) logged since the previous
+ * sample ({@code dmesg}, when readable).
  *
- * @param epoch the host's clock (seconds) when it was read
+ * @param epoch  the host's clock (seconds) when it was read
+ * @param kernel kernel log lines of the RDMA drivers since the previous sample (the whole buffer's
+ *               last {@value #KERNEL_LINES} on a first sample)
  */
-public record HealthSample(String host, long epoch, List<Port> ports) {
+public record HealthSample(String host, long epoch, List<Port> ports, List<String> kernel) {
+    /** Kernel lines kept per sample at most (the newest). */
+    public static final int KERNEL_LINES = 50;
 
-    /** One port; counters are keyed {@code counters/NAME} or {@code hw_counters/NAME}. */
+    public HealthSample {
+        ports = List.copyOf(ports);
+        kernel = List.copyOf(kernel);
+    }
+
+    public HealthSample(String host, long epoch, List<Port> ports) {
+        this(host, epoch, ports, List.of());
+    }
+
+    /** One port; counters are keyed {@code counters/NAME}, {@code hw_counters/NAME} or {@code ethtool/NAME}. */
     public record Port(String device, int port, String state, String physState, String rate, String netdev,
-                       Map<String, Long> counters) {
+                       Map<String, Long> counters, String pci) {
+        public Port(String device, int port, String state, String physState, String rate, String netdev,
+                    Map<String, Long> counters) {
+            this(device, port, state, physState, rate, netdev, counters, "");
+        }
+
         public String key() {
             return device + "/" + port;
         }
@@ -28,15 +50,24 @@ public record HealthSample(String host, long epoch, List<Port> ports) {
 
     private static final String SCRIPT = ShellResource.text(HealthSample.class, "health-sample.sh");
 
-    /** The constant script (no inventory value reaches it). */
+    /** The script for a first sample (kernel messages: the newest of the whole buffer). */
     public static Cmd command() {
-        return Cmd.script(SCRIPT);
+        return command(0);
+    }
+
+    /**
+     * The constant script; {@code since} (the previous sample's epoch, 0 for none) and the
+     * kernel line cap are its only arguments, so no inventory value reaches the script text.
+     */
+    public static Cmd command(long since) {
+        return Cmd.script(SCRIPT, List.of(Long.toString(Math.max(0, since)), Integer.toString(KERNEL_LINES)));
     }
 
     /** Parses the script's output; lines it does not know are ignored, non-numeric counters skipped. */
     public static HealthSample parse(String host, String out) {
         long epoch = 0;
         List<Port> ports = new ArrayList<>();
+        List<String> kernel = new ArrayList<>();
         String dev = null;
         int num = 0;
         Map<String, String> f = null;
@@ -54,7 +85,8 @@ public record HealthSample(String host, long epoch, List<Port> ports) {
                     f = new LinkedHashMap<>();
                     c = new LinkedHashMap<>();
                 }
-                case "state", "phys_state", "rate", "netdev" -> { if (f != null) f.putIfAbsent(w[0], rest); }
+                case "state", "phys_state", "rate", "netdev", "pci" -> { if (f != null) f.putIfAbsent(w[0], rest); }
+                case "kmsg" -> { if (!rest.isEmpty()) kernel.add(rest); }
                 case "counter" -> {
                     String[] kv = rest.split("\\s+", 2);
                     if (c != null && kv.length == 2 && kv[1].matches("\\d{1,18}")) c.put(kv[0], Long.parseLong(kv[1]));
@@ -63,11 +95,12 @@ public record HealthSample(String host, long epoch, List<Port> ports) {
             }
         }
         if (dev != null) ports.add(port(dev, num, f, c));
-        return new HealthSample(host, epoch, ports);
+        return new HealthSample(host, epoch, ports, kernel.size() > KERNEL_LINES
+                ? kernel.subList(kernel.size() - KERNEL_LINES, kernel.size()) : kernel);
     }
 
     private static Port port(String dev, int n, Map<String, String> f, Map<String, Long> c) {
         return new Port(dev, n, f.getOrDefault("state", ""), f.getOrDefault("phys_state", ""), f.getOrDefault("rate", ""),
-                f.getOrDefault("netdev", ""), c);
+                f.getOrDefault("netdev", ""), c, f.getOrDefault("pci", ""));
     }
 }

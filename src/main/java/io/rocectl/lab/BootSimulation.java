@@ -18,6 +18,8 @@ import java.util.Set;
  *     rules back to the kernel's three defaults; every routing table other than main/local/default
  *     flushed; ARP and rp_filter sysctls of all/default/each NIC back to kernel defaults (0).
  *     Addresses stay: they are the distribution's own configuration. mgmt0 is left alone.</li>
+ * <li>the emulated RDMA devices start over ({@link RdmaEmulation#reboot}: counters 0, ports
+ *     ACTIVE, IRQ affinity back to all CPUs);</li>
  * <li>fabric NICs up again in rail order (connected routes come back in that order), except a NIC
  *     that was administratively down before the reboot: it stays down, as a NIC whose driver or
  *     configuration keeps it down at boot;</li>
@@ -59,6 +61,7 @@ final class BootSimulation {
             else up.add("link set " + n.name() + " up");
         }
         hostBatch(h, up);
+        RdmaEmulation.reboot(s, h);
         out.println(h.name() + ": reboot: NICs down, rules reset, " + (flush.size() - h.nics().size())
                 + " routing tables flushed, ARP sysctls at kernel defaults, NICs up"
                 + (keptDown.isEmpty() ? "" : " except " + String.join(", ", keptDown)

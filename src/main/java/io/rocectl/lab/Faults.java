@@ -11,14 +11,17 @@ import java.util.List;
 public final class Faults {
     /** Every fault name. {@code loss} takes a percentage argument, {@code mtu} an MTU (default 1280; 1500 restores). */
     public static final List<String> NAMES = List.of("link-down", "link-up", "arp-reset", "rule-del", "route-flush",
-            "neigh-poison", "sshd-stop", "sshd-start", "loss", "mtu", "reboot");
+            "neigh-poison", "sshd-stop", "sshd-start", "loss", "mtu", "reboot", "counters");
+    /** Kinds of {@code counters} (see {@link RdmaCounterFaults}). */
+    public static final List<String> COUNTER_KINDS = RdmaCounterFaults.KINDS;
 
     private Faults() {}
 
     /**
      * Injects a fault and returns the (possibly updated, already saved) state.
      *
-     * @param arg  the fault's argument ({@code loss} percentage), else null
+     * @param arg  the fault's argument ({@code loss} percentage, {@code mtu} MTU, {@code counters} KIND or
+     *             KIND:AMOUNT), else null
      * @param nic  NIC name or null for "every fabric NIC" (link-down/link-up/neigh-poison default to the first)
      */
     public static LabState inject(LabState s, String fault, String arg, String hostName, String nic, PrintStream out) {
@@ -103,6 +106,7 @@ public final class Faults {
                 out.println(h.name() + " " + String.join(",", names) + ": " + pct + "% random loss each way");
             }
             case "reboot" -> BootSimulation.reboot(s, h, out);
+            case "counters" -> RdmaCounterFaults.inject(s, h, nic == null ? List.of(first) : nics, arg, out);
             default -> throw new IllegalStateException(fault);
         }
         return s;

@@ -19,6 +19,8 @@ final class HostProcesses {
      * overlay (writes stay in $2/etc.upper), then each /etc/netns/NS entry is bind-mounted over its
      * /etc path, as {@code ip netns exec} does (the /etc/netns/NS directory is first bound to
      * $2/etc.netns, outside /etc, so the binds reach the real directory and not the overlay).
+     * When the host has an emulated RDMA tree ($2/rdma, see {@link RdmaEmulation}), it is laid over
+     * /sys/devices and /sys/class (read-only overlays) and bound over /proc/interrupts and /proc/irq.
      */
     static final String HOLDER_SCRIPT = String.join("\n",
             "set -e",
@@ -32,6 +34,12 @@ final class HostProcesses {
             "  mount --bind \"$d\" \"/etc/$n\"",
             "done",
             "umount -l /sys && mount -t sysfs sysfs /sys",
+            "if [ -d \"$2/rdma/sys/devices\" ]; then",
+            "  mount -t overlay rocectl-lab-rdma -o \"lowerdir=$2/rdma/sys/devices:/sys/devices\" /sys/devices",
+            "  mount -t overlay rocectl-lab-rdma -o \"lowerdir=$2/rdma/sys/class:/sys/class\" /sys/class",
+            "  mount --bind \"$2/rdma/proc/interrupts\" /proc/interrupts",
+            "  mount --bind \"$2/rdma/proc/irq\" /proc/irq",
+            "fi",
             "mount --bind \"$2/root\" /root",
             "echo $$ > \"$2/holder.pid\"",
             "exec sleep infinity",

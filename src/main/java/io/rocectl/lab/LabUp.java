@@ -50,6 +50,8 @@ final class LabUp {
         out.println("  inventory:   " + s.inventory());
         out.println("  client key:  " + s.clientKey());
         out.println("  known_hosts: " + s.knownHosts());
+        out.println("  rdma: emulated mlx5_0..mlx5_" + (s.hosts().get(0).nics().size() - 1)
+                + " per host (/sys/class/infiniband, /proc/interrupts; lab break counters moves their counters)");
         out.println("  fabric " + s.fabric() + " (one subnet, switch namespace " + s.switchNamespace()
                 + "), management " + s.mgmt() + " on bridge " + s.mgmtBridge());
         String where = LabSpec.DEFAULT_NAME.equals(s.name()) && s.path().equals(Lab.defaultDir(s.name())) ? ""
@@ -123,6 +125,13 @@ final class LabUp {
             mkdirs(d.resolve("etc.work"));
             mkdirs(d.resolve("etc.netns"));
         }
+        RdmaEmulation.Machine machine = RdmaEmulation.Machine.read();
+        Parallel.forEach(s.hosts(), THREADS, h -> {
+            if (!RdmaEmulation.write(s, h, machine)) {
+                throw new LabException("the lab directory " + s.path() + " has a ',', ':' or blank in its path: the RDMA"
+                        + " emulation cannot be mounted from it (choose another --dir)");
+            }
+        });
         Parallel.forEach(keyFiles, THREADS, f -> Shell.check("ssh-keygen", "-q", "-t", "ed25519", "-N", "",
                 "-C", "rocectl-lab-" + s.name(), "-f", f.toString()));
         String clientPub = read(Path.of(s.clientKey() + ".pub"));

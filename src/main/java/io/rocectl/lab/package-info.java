@@ -6,6 +6,7 @@
  * (the JSON state file other code reads to find hosts, namespaces, NICs and PIDs). Rendering and
  * parsing ({@link io.rocectl.lab.NftRules}, {@link io.rocectl.lab.SshdConfig},
  * {@link io.rocectl.lab.LabFiles}, {@link io.rocectl.lab.NetworkdEmulation},
- * {@link io.rocectl.lab.SystemdUnits}) are pure functions tested from fixtures.
+ * {@link io.rocectl.lab.SystemdUnits}, the emulated RDMA tree of {@link io.rocectl.lab.RdmaEmulation}) are
+ * pure functions tested from fixtures.
  */
 package io.rocectl.lab;

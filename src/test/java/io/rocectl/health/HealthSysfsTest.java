@@ -166,4 +166,83 @@ class HealthSysfsTest {
             assertEquals("", out.strip(), "promtool lint findings:\n" + out);
         }
     }
+    /**
+     * ethtool and dmesg, when the host has them (stand-ins printing fixtures/health/tools, first in
+     * PATH inside the namespace): the pause counters join the port's counters and a PFC storm makes
+     * it degraded; the RDMA drivers' kernel lines since the previous sample are kept and the one
+     * reporting trouble on the port's netdev is its reason; other drivers' lines are ignored.
+     */
+    @Test
+    void ethtoolPauseCountersAndKernelMessagesSinceTheLastSample() throws Exception {
+        Path tools = Path.of("src/test/resources/fixtures/health/tools");
+        Path bin = tmp.resolve("bin");
+        Files.createDirectories(bin);
+        Path ethtoolOut = tmp.resolve("ethtool-S-ens1f0np0.txt");
+        Files.copy(tools.resolve("ethtool-S-ens1f0np0.txt"), ethtoolOut);
+        Files.writeString(bin.resolve("ethtool"), "#!/bin/sh\n[ \"$1\" = -S ] && [ -f \"" + tmp + "/ethtool-S-$2.txt\" ]"
+                + " && exec cat \"" + tmp + "/ethtool-S-$2.txt\"\necho 'no stats available' >&2; exit 94\n");
+        double uptime = Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+        String old = String.format(java.util.Locale.ROOT, "%12.6f", Math.max(0.5, uptime - 5000));
+        String recent = String.format(java.util.Locale.ROOT, "%12.6f", uptime - 1);
+        Files.writeString(tmp.resolve("dmesg.txt"), Files.readString(tools.resolve("dmesg-mlx5.txt"))
+                .replace("@OLD@", old).replace("@NEW@", recent));
+        Files.writeString(bin.resolve("dmesg"), "#!/bin/sh\nexec cat \"" + tmp + "/dmesg.txt\"\n");
+        for (String t : List.of("ethtool", "dmesg")) {
+            Files.setPosixFilePermissions(bin.resolve(t), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        ns.exec("mount --bind \"$1\" /usr/local/sbin", bin.toString());
+
+        HealthSample first = HealthSample.parse("gpu01", ns.conn.exec(HealthSample.command(), Duration.ofSeconds(20)).stdout());
+        HealthSample.Port p0 = first.ports().get(0);
+        assertEquals(41927L, p0.counters().get("ethtool/rx_prio3_pause"));
+        assertEquals(0L, p0.counters().get("ethtool/tx_pause_storm_error_events"));
+        assertFalse(p0.counters().containsKey("ethtool/rx_packets"), "only the pause counters");
+        assertFalse(first.ports().get(1).counters().keySet().stream().anyMatch(k -> k.startsWith("ethtool/")),
+                "ethtool without statistics for that netdev: nothing, no error");
+        assertEquals(6, first.kernel().size(), "first sample: every RDMA driver line of the buffer: " + first.kernel());
+        assertTrue(first.kernel().stream().noneMatch(l -> l.contains("e1000e") || l.contains("igb")), first.kernel().toString());
+
+        HealthSample prev = earlier(ns.conn.exec(HealthSample.command(), Duration.ofSeconds(20)).stdout(), 60);
+        Files.writeString(ethtoolOut, Files.readString(ethtoolOut).replace("rx_prio3_pause: 41927", "rx_prio3_pause: 641927"));
+        HealthSample cur = HealthSample.parse("gpu01", ns.conn.exec(HealthSample.command(prev.epoch()), Duration.ofSeconds(20)).stdout());
+        assertEquals(4, cur.kernel().size(), "only the lines since the previous sample: " + cur.kernel());
+        List<HealthVerdict.PortHealth> v = HealthVerdict.judge(cur, prev);
+        HealthVerdict.PortHealth a = v.get(0);
+        assertEquals("degraded", a.verdict(), a.reason());
+        assertEquals("rx_prio3_pause " + Math.round(600_000 / a.seconds()) + "/s (PFC pause); kernel: mlx5_core 0000:3b:00.0 ens1f0np0: Link down",
+                a.reason());
+        assertEquals(2, a.kernel().size(), "Link down and Link up name ens1f0np0: " + a.kernel());
+        assertEquals("ok", v.get(1).verdict(), "ens2f0np0 only came up: " + v.get(1).reason());
+        assertTrue(HealthReport.json(v, Map.of()).contains("Link down"));
+    }
+    /**
+     * A counter set from a real ConnectX port (Prometheus procfs' sysfs fixture, see
+     * fixtures/health/procfs-mlx5_0/README.md) read by the same script at the standard path.
+     */
+    @Test
+    void aRealConnectXCounterSetFromPrometheusProcfs() throws Exception {
+        Path src = Path.of("src/test/resources/fixtures/health/procfs-mlx5_0");
+        Path copy = tmp.resolve("procfs");
+        try (Stream<Path> w = Files.walk(src)) {
+            for (Path p : w.toList()) {
+                Path t = copy.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t);
+            }
+        }
+        ns.exec("mount --bind \"$1\" /sys/class/infiniband", copy.toString());
+        HealthSample s = HealthSample.parse("ib01", sample());
+        assertEquals(List.of("mlx5_0/1"), s.ports().stream().map(HealthSample.Port::key).toList());
+        HealthSample.Port p = s.ports().get(0);
+        assertEquals("25 Gb/sec (1X EDR)", p.rate());
+        assertEquals("4: ACTIVE", p.state());
+        assertEquals(21, p.counters().keySet().stream().filter(k -> k.startsWith("counters/")).count());
+        assertEquals(25, p.counters().keySet().stream().filter(k -> k.startsWith("hw_counters/")).count());
+        assertEquals(8109L, p.counters().get("hw_counters/resp_cqe_error"));
+        assertEquals(175528982L, p.counters().get("hw_counters/rx_read_requests"));
+        assertEquals("", p.netdev(), "the fixture has no device/net");
+        HealthVerdict.PortHealth v = HealthVerdict.judge(s, null).get(0);
+        assertEquals("down", v.verdict(), "phys_state '4: ACTIVE' is not LinkUp (an edit in the source fixture)");
+        assertTrue(v.reason().startsWith("phys_state 4: ACTIVE"), v.reason());
+    }
 }
