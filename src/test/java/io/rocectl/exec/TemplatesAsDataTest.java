@@ -34,10 +34,10 @@ class TemplatesAsDataTest {
 
     @BeforeAll
     static void start() throws Exception {
-        // a host whose `uname -n` (its hostname fact) answers with a template
+        // a host whose `uname -r` (its kernel fact) answers with a template
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         Path uname = bin.resolve("uname");
-        Files.writeString(uname, "#!/bin/sh\nif [ \"$1\" = -n ]; then echo '{{ secret }}'; exit 0; fi\nexec "
+        Files.writeString(uname, "#!/bin/sh\nif [ \"$1\" = -r ]; then echo '{{ secret }}'; exit 0; fi\nexec "
                 + realUname() + " \"$@\"\n");
         Files.setPosixFilePermissions(uname, PosixFilePermissions.fromString("rwxr-xr-x"));
         hosts = new MinaHosts(tmp, 1, Map.of("PATH", bin + ":" + System.getenv("PATH")));
@@ -90,7 +90,7 @@ class TemplatesAsDataTest {
                       loop: "{{ out.stdout_lines }}"
                     - name: show gathered fact
                       debug:
-                        msg: "h={{ ansible_hostname }}"
+                        msg: "h={{ ansible_kernel }}"
                     - name: show inventory template
                       debug:
                         msg: "g={{ greeting }}"
