@@ -133,17 +133,18 @@ public final class DemoCommand implements Callable<Integer> {
                 ProbeRunner.Outcome before = res.first();
                 ProbeRunner.Outcome after = res.last();
                 ProbeReport r = ProbeCommand.report(after);
-                boolean rdmaOk = ncclFile(lab);
+                // the fix rounds ran only the fix (and cause) tags: the NCCL file and the tuning are their own tags
                 System.out.println();
-                System.out.println("== 6. RDMA host tuning: rocectl run " + playbook + " -i " + lab.inventory()
-                        + " -t tuning -e rdma_limits=true -e rdma_irq=true");
+                System.out.println("== 5. NCCL file and RDMA host tuning: rocectl run " + playbook + " -i " + lab.inventory()
+                        + " -t nccl,tuning -e rdma_limits=true -e rdma_irq=true");
                 t = System.nanoTime();
-                RunOptions tuning = new RunOptions(conn.forks, false, false, null, Set.of("tuning"), Set.of("probe"),
+                RunOptions tuning = new RunOptions(conn.forks, false, false, null, Set.of("nccl", "tuning"), Set.of("probe"),
                         Map.of("rdma_limits", true, "rdma_irq", true), null, fleet.commandTimeout(), null);
                 Recap tuned = new PlaybookRunner(fleet, ModuleRegistry.builtin(), tuning,
                         new ConsoleReporter(System.out, 0, OutputOptions.color(), false, false), new Cancel()).run(pb, pool);
                 times.put("tuning", secs(t));
-                rdmaOk &= tuned.failedHosts().isEmpty() && tuned.unreachableHosts().isEmpty();
+                boolean rdmaOk = tuned.failedHosts().isEmpty() && tuned.unreachableHosts().isEmpty();
+                rdmaOk &= ncclFile(lab);
                 Path healthDir = Files.createTempDirectory("rocectl-demo-health");
                 try {
                     HealthStore store = new HealthStore(healthDir);
@@ -252,7 +253,7 @@ public final class DemoCommand implements Callable<Integer> {
      */
     private static boolean ncclFile(LabState lab) {
         System.out.println();
-        System.out.println("== 5. NCCL file written by nccl_env (checked on every host)");
+        System.out.println("== 6. NCCL file written by nccl_env (checked on every host)");
         String hca = "NCCL_IB_HCA==" + String.join(",", lab.hosts().get(0).nics().stream()
                 .map(n -> RdmaEmulation.device(n) + ":1").toList());
         java.util.List<String> wrong = new java.util.ArrayList<>();
