@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * {@code wait_for}: waits until a port opens or closes, or a path appears (optionally with
  * content matching {@code search_regex}) or disappears, probing once per {@code sleep} seconds
- * until {@code timeout} (see {@link WaitForSpec}). Never changed; skipped in check mode.
+ * until {@code timeout} (see {@link WaitForSpec}); with neither a port nor a path it only sleeps
+ * {@code delay + timeout} seconds, as Ansible's does. Never changed; skipped in check mode.
  * Arguments: host, port, path, state, search_regex, timeout, delay, sleep, connect_timeout, msg.
  */
 public final class WaitForModule implements Module {
@@ -43,13 +44,18 @@ public final class WaitForModule implements Module {
         WaitForSpec spec = WaitForSpec.from(ctx.args());
         Map<String, Object> data = new LinkedHashMap<>();
         if (spec.path() != null) data.put("path", spec.path());
-        else data.put("port", spec.port());
+        else if (!spec.sleepOnly()) data.put("port", spec.port());
         if (ctx.check()) {
             data.put("skipped", true);
             return ModuleResult.ok("skipped in check mode").withData(data);
         }
         long t0 = System.nanoTime();
         if (spec.delaySeconds() > 0) Thread.sleep(spec.delaySeconds() * 1000L);
+        if (spec.sleepOnly()) {
+            Thread.sleep(spec.timeoutSeconds() * 1000L);
+            data.put("elapsed", (System.nanoTime() - t0) / 1_000_000_000L);
+            return ModuleResult.ok("").withData(data);
+        }
         long deadline = t0 + (spec.delaySeconds() + (long) spec.timeoutSeconds()) * 1_000_000_000L;
         while (true) {
             ExecResult r = ctx.run(spec.probe());

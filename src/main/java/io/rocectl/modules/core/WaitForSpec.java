@@ -27,6 +27,11 @@ import java.util.Map;
 public record WaitForSpec(String host, int port, String path, boolean present, String searchRegex,
                           int timeoutSeconds, int delaySeconds, int sleepSeconds, int connectTimeout, String msg) {
 
+    /** Neither a port nor a path: the task only sleeps for {@code delay + timeout}, as in Ansible. */
+    public boolean sleepOnly() {
+        return port == 0 && path == null;
+    }
+
     /** Exit status of the port probe when neither bash nor nc exists on the host. */
     static final int NO_TOOL = 99;
 
@@ -39,7 +44,8 @@ public record WaitForSpec(String host, int port, String path, boolean present, S
     public static WaitForSpec from(Map<String, Object> a) {
         int port = Values.toInt(a.get("port"), 0, "port");
         String path = a.get("path") == null ? null : a.get("path").toString();
-        if ((port == 0) == (path == null)) throw new ModuleException("exactly one of port and path is required");
+        // as Ansible: both is an error; neither means wait_for just sleeps (delay + timeout)
+        if (port != 0 && path != null) throw new ModuleException("port and path parameter can not both be passed to wait_for");
         if (port < 0 || port > 65535) throw new ModuleException("port " + port + " is out of range");
         String state = a.get("state") == null ? "started" : a.get("state").toString();
         boolean present = switch (state) {

@@ -62,9 +62,25 @@ class WaitForModuleTest {
     @Test
     void checkModeAndBadArgs() throws Exception {
         assertEquals(true, Ctx.check(m, Map.of("port", 1)).data().get("skipped"));
-        assertEquals("exactly one of port and path is required",
-                assertThrows(ModuleException.class, () -> Ctx.run(m, Map.of())).getMessage());
+        // recorded: ansible localhost -c local -m wait_for -a "port=1 path=/x timeout=1" (ansible-core 2.14.18)
+        assertEquals("port and path parameter can not both be passed to wait_for",
+                assertThrows(ModuleException.class, () -> Ctx.run(m, Map.of("port", 1, "path", "/x"))).getMessage());
         assertEquals("state must be one of started, stopped, present, absent; got 'up'",
                 assertThrows(ModuleException.class, () -> Ctx.run(m, Map.of("port", 1, "state", "up"))).getMessage());
+    }
+
+    @Test
+    void neitherPortNorPathSleepsDelayPlusTimeoutAsAnsible() throws Exception {
+        // recorded: ansible localhost -c local -m wait_for -a "timeout=1 delay=1" -> SUCCESS,
+        // changed false, elapsed 2, path null, port null (ansible-core 2.14.18)
+        long t0 = System.nanoTime();
+        ModuleResult r = Ctx.run(m, Map.of("timeout", 1, "delay", 1));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertFalse(r.failed(), r.msg());
+        assertFalse(r.changed());
+        assertTrue(ms >= 2000, "slept delay + timeout: " + ms + " ms");
+        assertEquals(2L, r.data().get("elapsed"));
+        // Ansible reports port and path as null; rocectl's results carry no null values, so they are left out
+        assertFalse(r.data().containsKey("port") || r.data().containsKey("path"), r.data().toString());
     }
 }
