@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The hosts a command works on: the loaded inventory, how to reach each host (inventory vars,
@@ -81,7 +83,7 @@ final class Fleet implements HostInventory {
     }
 
     /** Patterns already checked for {@link HostPattern#ambiguities} (each warns once per run). */
-    private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
     @Override
     public Map<String, Object> varsFor(String host) {

@@ -83,8 +83,8 @@ public final class HostPattern {
             try {
                 asRange = hp.range(body);
                 asSubscript = hp.subscript(body, group, m);
-            } catch (RuntimeException e) {
-                continue;
+            } catch (InputError outOfRange) {
+                continue; // resolving the pattern reports it; nothing to compare
             }
             if (asRange == null || asRange.equals(asSubscript)) continue;
             out.add("'" + body + "' is read as Ansible reads it, a subscript of " + m.group(1) + " (" + names(asSubscript)

@@ -4,6 +4,7 @@ import io.rocectl.fact.Facts;
 import io.rocectl.module.TaskContext;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.LocalConnection;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -20,10 +21,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class RoceHostMemoTest {
 
-    /** Selects every non-loopback NIC with an IPv4 address of this machine (skips without one). */
-    private static TaskContext ctx(LocalConnection c) throws Exception {
-        List<String> nics = RoceHost.gatherAllowingNone(plain(new LocalConnection("probe"))).snap().ifaces().stream()
+    /** This machine's non-loopback NICs with an IPv4 address, read once. */
+    private static List<String> nics;
+
+    @BeforeAll
+    static void readNics() throws Exception {
+        nics = RoceHost.gatherAllowingNone(plain(new LocalConnection("probe"))).snap().ifaces().stream()
                 .filter(i -> !i.loopback() && !i.inet().isEmpty()).map(i -> i.name()).toList();
+    }
+
+    /** Selects every such NIC (skips without one). */
+    private static TaskContext ctx(LocalConnection c) {
         assumeTrue(!nics.isEmpty(), "this machine has no NIC with an IPv4 address besides loopback");
         return new TaskContext("h1", c, Map.of(), Map.of("roce_nics", nics, "roce_force_mgmt", true), false, false, false,
                 Duration.ofSeconds(20), null);
