@@ -43,7 +43,7 @@ awk -v d="$tmp" -v self="$seed" '
     print nic, src, dst, mac, same > (d "/pairs")
     print "route get " dst " from " src > (d "/rb")
     if (!(nic in n)) { n[nic] = 1; print nic > (d "/nics") }
-    if (!(src in s)) { s[src] = 1; print src > (d "/srcs") }
+    if (!(src in s)) { s[src] = 1; print src > (d "/srcs"); print src, ns++ > (d "/sj"); print nic > (d "/nic." src) }
     if (!((src " " dst) in t)) { t[src " " dst] = 1; print dst > (d "/t." src) }
   }
   NF == 2 && $1 == "R" { rule = $2; next }
@@ -66,7 +66,7 @@ awk -v d="$tmp" -v self="$seed" '
       }
     }
   }'
-for f in pairs rb nics srcs route neigh mode res.none arp.none mtu.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
+for f in pairs rb nics srcs sj route neigh mode res.none arp.none arps.none mtu.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
 compact=
 [ -s "$tmp/mode" ] && compact=1
 
@@ -97,7 +97,19 @@ fping_src() { # $1 source address; targets in $tmp/t.$1
       BEGIN { printf "" > t }
       / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
         if (x[2] + 0 > 0 || last + 0) print s, $1, x[1] + 0, x[2] + 0 >> r; else print $1 > t }' "$tmp/o.$1"
+    # after the first try, while the silent targets are retried: the MTU pings of the answered
+    # ones and the bounded arping sample of the silent ones run beside the retries
+    if [ "$try" -eq 1 ]; then
+      [ "$mtu" = on ] && { cp "$tmp/res.$1" "$tmp/r1.$1"; mtu_src "$1" "$tmp/r1.$1" a & }
+      [ "$arpf" != none ] && arp_sample "$1"
+    fi
   done
+  # targets first answered by a retry get their MTU ping now
+  if [ "$mtu" = on ] && [ "$try" -gt 1 ]; then
+    awk 'FILENAME ~ /\/r1\./ { seen[$2] = 1; next } !($2 in seen)' "$tmp/r1.$1" "$tmp/res.$1" > "$tmp/r2.$1"
+    [ -s "$tmp/r2.$1" ] && mtu_src "$1" "$tmp/r2.$1" b
+  fi
+  wait
 }
 ping_pair() { # $1 src $2 dst $3 result file
   try=0 sent=0 recv=0
@@ -108,6 +120,44 @@ ping_pair() { # $1 src $2 dst $3 result file
     sent=$((sent + ${s:-0})); recv=$((recv + ${g:-0})); try=$((try + 1))
   done
   printf '%s %s %s %s\n' "$1" "$2" "$sent" "$recv" > "$3"
+}
+# MTU (fping only): one don't-fragment fping per source address at its NIC's MTU to the targets
+# that answered the ordinary ping ($2: "src dst sent recv" lines), one echo each, the silent ones
+# tried once more with three; "src dst size recv" lines in $tmp/mtu.$1.$3
+mtu_src() { # $1 source address, $2 answered targets, $3 tag
+  rd "$tmp/nic.$1" ""; nic=$v
+  rd "/sys/class/net/$nic/mtu" 0; size=$((v - 28))
+  [ "$size" -gt 0 ] || return 0
+  awk '$4 > 0 { print $2 }' "$2" > "$tmp/m.$1.$3"
+  : > "$tmp/mtu.$1.$3"
+  mtry=0
+  while [ -s "$tmp/m.$1.$3" ] && [ "$mtry" -le 1 ]; do
+    mtry=$((mtry + 1))
+    fping -q -M -b "$size" -S "$1" -c $((mtry * 2 - 1)) -p 200 -i "$ival" -t "$tmo" < "$tmp/m.$1.$3" 2> "$tmp/mo.$1.$3" > /dev/null
+    awk -v s="$1" -v z="$size" -v last="$((mtry > 1))" -v m="$tmp/m.$1.$3" -v r="$tmp/mtu.$1.$3" '
+      BEGIN { printf "" > m }
+      / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
+        if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0 >> r; else print $1 > m }' "$tmp/mo.$1.$3"
+  done
+}
+# ARP sample (with fping, after its first try; the arpings run in the background of the caller,
+# which waits for them): at most arpcap of the source's silent targets, a
+# window starting at ((seed * nics + j) * arpcap) mod (its silent pairs), j = the source's index
+arp_sample() { # $1 source address
+  awk -v s="$1" -v cap="$arpcap" -v seed="$seed" -v nn="$nsrc" -v q="$tmp/arps.$1" '
+    FILENAME ~ /\/sj$/ { if ($1 == s) j = $2; next }
+    FILENAME ~ /\/res\./ { if ($4 > 0) ok[$2] = 1; next }
+    $2 == s && !($3 in ok) { l[n++] = $0 }
+    END {
+      if (n <= cap) { for (i = 0; i < n; i++) print l[i] > q; exit }
+      off = ((seed * nn + j) * cap) % n
+      for (i = 0; i < cap; i++) print l[(off + i) % n] > q
+    }' "$tmp/sj" "$tmp/res.$1" "$tmp/pairs"
+  [ -f "$tmp/arps.$1" ] || return 0
+  k=0
+  while read -r nic src dst _; do
+    k=$((k + 1)); arp_pair "$nic" "$src" "$dst" "$tmp/arp.$1.$k" &
+  done < "$tmp/arps.$1"
 }
 ping_all() {
   case $pingmode in
@@ -123,6 +173,27 @@ ping_all() {
       done < "$tmp/pairs"
       wait ;;
   esac
+}
+# arping flavour (iputils or Thomas Habets'), once per host
+arpf=none
+if has arp && command -v arping >/dev/null 2>&1; then
+  case $(arping -V 2>&1) in *iputils*) arpf=iputils ;; *) arpf=habets ;; esac
+fi
+nsrc=0
+while read -r _ _; do nsrc=$((nsrc + 1)); done < "$tmp/sj"
+arp_pair() { # $1 nic $2 src $3 dst $4 result file: a "Q" line, then arping's raw output (one
+  # process per try; the MACs are read in the join); a try with no answer is repeated, every
+  # answer within the wait counts (flux answers come within microseconds)
+  printf 'Q %s %s %s\n' "$1" "$2" "$3" > "$4"
+  atry=0
+  while [ "$atry" -le "$retries" ]; do
+    atry=$((atry + 1))
+    case $arpf in
+      iputils) arping -c 2 -w 1 -I "$1" -s "$2" "$3" >> "$4" 2>/dev/null && return 0 ;;
+      habets) arping -c 1 -W 0.5 -w 1 -i "$1" -S "$2" "$3" >> "$4" 2>/dev/null && return 0 ;;
+    esac
+  done
+  return 0
 }
 ping_all &
 
@@ -150,40 +221,19 @@ if has route; then
 fi
 wait
 
-# MTU phase (fping only): per source address one don't-fragment fping at its NIC's MTU to the
-# targets that answered the ordinary ping, silent ones tried once more; "src dst size recv" lines
-mtu_src() { # $1 source address
-  nic=$(awk -v s="$1" '$2 == s { print $1; exit }' "$tmp/pairs")
-  rd "/sys/class/net/$nic/mtu" 0; size=$((v - 28))
-  [ "$size" -gt 0 ] || return 0
-  awk '$4 > 0 { print $2 }' "$tmp/res.$1" > "$tmp/m.$1"
-  : > "$tmp/mtu.$1"
-  try=0
-  while [ -s "$tmp/m.$1" ] && [ "$try" -le 1 ]; do
-    try=$((try + 1))
-    fping -q -M -b "$size" -S "$1" -c 3 -p 200 -i "$ival" -t "$tmo" < "$tmp/m.$1" 2> "$tmp/mo.$1" > /dev/null
-    awk -v s="$1" -v z="$size" -v last="$((try > 1))" -v m="$tmp/m.$1" -v r="$tmp/mtu.$1" '
-      BEGIN { printf "" > m }
-      / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
-        if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0 >> r; else print $1 > m }' "$tmp/mo.$1"
-  done
-}
-if [ "$mtu" = on ] && [ "$pingmode" = fping ]; then
-  while read -r s; do [ -f "$tmp/res.$s" ] && mtu_src "$s" & done < "$tmp/srcs"
-  wait
-fi
-
-# ARP phase: the kernel's neighbour entries (what traffic really uses), then arping for a bounded
+# ARP phase: the kernel's neighbour entries (what traffic really uses); with fping the bounded
+# arping sample already ran beside the retries (arp_sample); otherwise arping now for a bounded
 # sample of the pairs whose ping failed (every pair when ping is not probed): per source NIC j
 # (in order of first appearance), a window of arpcap of its failed pairs starting at position
 # ((seed * nics + j) * arpcap) mod (its failed pairs)
-arpf=none
 if has arp; then
   ip -4 neigh show > "$tmp/neigh" 2>/dev/null
   awk -v pm="$pingmode" -v cap="$arpcap" -v seed="$seed" -v cnt="$tmp/arpn" '
+    FILENAME ~ /\/arps\./ { nq++; next }
     FILENAME ~ /\/res\./ { ok[$1 " " $2] = ($4 > 0); next }
     pm == "na" { print; nq++; nf++; next }
-    !ok[$2 " " $3] { if (!($1 in len)) { ord[nn++] = $1; len[$1] = 0 } q[$1, len[$1]++] = $0; nf++ }
+    !ok[$2 " " $3] { nf++; if (pm == "fping") next
+      if (!($1 in len)) { ord[nn++] = $1; len[$1] = 0 } q[$1, len[$1]++] = $0 }
     END {
       for (j = 0; j < nn; j++) {
         n = ord[j]; l = len[n]
@@ -192,27 +242,13 @@ if has arp; then
         for (i = 0; i < cap; i++) { print q[n, (off + i) % l]; nq++ }
       }
       print nq + 0, nf + 0 > cnt
-    }' "$tmp"/res.* "$tmp/pairs" > "$tmp/arpq"
-  if [ -s "$tmp/arpq" ] && command -v arping >/dev/null 2>&1; then
-    if arping -V 2>&1 | grep -q iputils; then arpf=iputils; else arpf=habets; fi
-  fi
+    }' "$tmp"/arps.* "$tmp"/res.* "$tmp/pairs" > "$tmp/arpq"
   an=0 nf=0
   { read -r an nf || :; } 2>/dev/null < "$tmp/arpn"
   [ "$arpf" = none ] && an=0
   printf 'A %s %s\n' "${an:-0}" "${nf:-0}"
 fi
-arp_once() { # one request; every answer within the wait counts (flux answers come within microseconds)
-  case $arpf in
-    iputils) arping -c 2 -w 1 -I "$1" -s "$2" "$3" 2>/dev/null ;;
-    habets) arping -c 1 -W 0.5 -w 1 -i "$1" -S "$2" "$3" 2>/dev/null ;;
-  esac | grep -oiE '([0-9a-f]{2}:){5}[0-9a-f]{2}' | tr 'A-F' 'a-f' | sort -u | paste -sd, -
-}
-arp_pair() { # $1 nic $2 src $3 dst $4 result file
-  try=0 macs=
-  while [ -z "$macs" ] && [ "$try" -le "$retries" ]; do macs=$(arp_once "$1" "$2" "$3"); try=$((try + 1)); done
-  printf '%s %s %s %s\n' "$1" "$2" "$3" "${macs:--}" > "$4"
-}
-if [ "$arpf" != none ]; then
+if [ "$arpf" != none ] && [ -s "$tmp/arpq" ]; then
   i=0 running=0
   while read -r nic src dst _; do
     i=$((i + 1)); arp_pair "$nic" "$src" "$dst" "$tmp/arp.$i" &
@@ -225,6 +261,7 @@ fi
 # join: one P line per pair (files told apart by name; the empty .none files keep globs valid)
 awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has arp && echo 1)" \
     -v pm="$pingmode" -v af="$arpf" -v cm="$compact" -v cnt="$count" '
+  BEGIN { h = "[0-9A-Fa-f][0-9A-Fa-f]"; mre = h ":" h ":" h ":" h ":" h ":" h }
   FILENAME ~ /\/links$/ { lk[$1] = $2; next }
   FILENAME ~ /\/res\.[^\/]*$/ { png[$1 " " $2] = $3 "/" $4; next }
   FILENAME ~ /\/route$/ {
@@ -243,7 +280,15 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
     ng[$1 " " d] = mac "@" st
     next
   }
-  FILENAME ~ /\/arp\.[^\/]*$/ { am[$1 " " $2 " " $3] = $4; next }
+  FILENAME ~ /\/arp\.[^\/]*$/ {
+    if (FNR == 1 && $1 == "Q") { ak = $2 " " $3 " " $4; if (!(ak in am)) am[ak] = ""; next }
+    x = $0
+    while (match(x, mre)) {
+      m = tolower(substr(x, RSTART, RLENGTH)); x = substr(x, RSTART + RLENGTH)
+      if (!((ak, m) in sm)) { sm[ak, m] = 1; am[ak] = addsorted(am[ak], m) }
+    }
+    next
+  }
   FILENAME ~ /\/mtu\.[^\/]*$/ { mt[$1 " " $2] = $3 ":" ($4 > 0 ? "ok" : "-"); next }
   {
     l = hl ? (($1 in lk) ? lk[$1] : "missing:-") : "na"
@@ -251,7 +296,7 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
     dev = "na"; tbl = "na"
     if (hr) { if (k in rd) { dev = rd[k]; tbl = rt[k] } else { dev = "!"; tbl = "!" } }
     macs = "na"
-    if (af != "none" && ($1 " " k) in am) macs = am[$1 " " k]
+    if (af != "none" && ($1 " " k) in am) macs = (am[$1 " " k] == "" ? "-" : am[$1 " " k])
     res = "na"
     if (pm != "na") res = (k in png) ? png[k] : "0/0"
     nb = "na"
@@ -262,6 +307,16 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
       if (clean(l, dev, macs, res, nb, mf)) { cl[$1]++; next }
     }
     print "P", $1, $2, $3, l, dev, tbl, macs, res, nb, mf
+  }
+  function addsorted(list, m,  a, k, i, out, put) { # comma list in byte order, m inserted
+    if (list == "") return m
+    k = split(list, a, ","); out = ""; put = 0
+    for (i = 1; i <= k; i++) {
+      if (!put && m < a[i]) { out = out (out == "" ? "" : ",") m; put = 1 }
+      out = out (out == "" ? "" : ",") a[i]
+    }
+    if (!put) out = out "," m
+    return out
   }
   function clean(l, dev, macs, res, nb, mf,  x) {
     if (l != "na") { split(l, x, ":"); if (x[1] != "up" && x[1] != "unknown" || x[2] == "0") return 0 }
