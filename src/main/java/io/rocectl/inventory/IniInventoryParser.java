@@ -2,6 +2,7 @@ package io.rocectl.inventory;
 
 import io.rocectl.error.DidYouMean;
 import io.rocectl.error.InputError;
+import io.rocectl.text.Shlex;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -98,7 +99,7 @@ final class IniInventoryParser {
     private void hostLine(String group, String raw, String line, int lineNo, int indent) {
         List<Shlex.Word> words;
         try {
-            words = Shlex.split(raw);
+            words = Shlex.words(raw, true);
         } catch (IllegalArgumentException e) {
             throw new InputError(file, lineNo, indent + 1, "cannot split host line: " + e.getMessage());
         }
@@ -106,24 +107,24 @@ final class IniInventoryParser {
         Shlex.Word first = words.get(0);
         HostSpec spec;
         try {
-            spec = HostSpec.parse(first.text());
+            spec = HostSpec.parse(first.value());
         } catch (IllegalArgumentException e) {
-            throw new InputError(file, lineNo, first.column() + 1, e.getMessage());
+            throw new InputError(file, lineNo, first.start() + 1, e.getMessage());
         }
         Map<String, Object> vars = new LinkedHashMap<>();
         for (Shlex.Word w : words.subList(1, words.size())) {
-            int eq = w.text().indexOf('=');
+            int eq = w.value().indexOf('=');
             if (eq < 0) {
-                throw new InputError(file, lineNo, w.column() + 1,
-                        "expected key=value host variable, got '" + w.text() + "'");
+                throw new InputError(file, lineNo, w.start() + 1,
+                        "expected key=value host variable, got '" + w.value() + "'");
             }
             if (eq == 0) {
-                throw new InputError(file, lineNo, w.column() + 1, "empty variable name in '" + w.text() + "'");
+                throw new InputError(file, lineNo, w.start() + 1, "empty variable name in '" + w.value() + "'");
             }
-            String name = w.text().substring(0, eq);
-            Object value = PyLiteral.eval(w.text().substring(eq + 1));
+            String name = w.value().substring(0, eq);
+            Object value = PyLiteral.eval(w.value().substring(eq + 1));
             String bad = VarChecks.problem(name, value);
-            if (bad != null) throw new InputError(file, lineNo, w.column() + 1, bad);
+            if (bad != null) throw new InputError(file, lineNo, w.start() + 1, bad);
             vars.put(name, value);
         }
         for (String h : spec.names()) b.addHost(group, h, vars, spec.port());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rocectl.text.Shlex;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -34,11 +35,11 @@ class IniValuesTest {
     @MethodSource("lines")
     void splitsLikeShlex(String line, String expected) {
         if (expected.startsWith("ERROR: ")) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Shlex.split(line));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Shlex.words(line, true));
             assertEquals(expected.substring(7), e.getMessage());
             return;
         }
-        String got = Shlex.split(line).stream().map(w -> w.text() + "@" + (w.column() + 1))
+        String got = Shlex.words(line, true).stream().map(w -> w.value() + "@" + (w.start() + 1))
                 .collect(Collectors.joining(" | "));
         assertEquals(expected, got);
     }

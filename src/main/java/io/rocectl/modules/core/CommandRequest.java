@@ -3,6 +3,7 @@ package io.rocectl.modules.core;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.Values;
+import io.rocectl.text.Shlex;
 import io.rocectl.transport.Cmd;
 
 import java.util.LinkedHashMap;
@@ -45,7 +46,7 @@ public record CommandRequest(List<String> argv, String script, String chdir, Str
         if (shell) {
             script = text;
         } else if (text != null) {
-            argv = Shlex.split(text);
+            argv = argv(text);
         } else {
             if (!(argvArg instanceof List<?> l)) throw new ModuleException("'argv' must be a list");
             argv = new java.util.ArrayList<>();
@@ -70,14 +71,23 @@ public record CommandRequest(List<String> argv, String script, String chdir, Str
         return s.isEmpty() ? null : s;
     }
 
+    /** The free form's argv, split as Python's {@code shlex.split} does (Ansible's command module). */
+    static List<String> argv(String text) {
+        try {
+            return Shlex.split(text);
+        } catch (Shlex.SplitException e) {
+            throw new ModuleException((e.unclosedQuote() ? "No closing quotation in: " : "No escaped character in: ") + text);
+        }
+    }
+
     /** Removes unquoted {@code key=value} words for known options from the free form into args. */
     static String extractInline(String raw, Map<String, Object> args) {
         StringBuilder kept = new StringBuilder();
         int pos = 0;
         List<Shlex.Word> words;
         try {
-            words = Shlex.words(raw);
-        } catch (ModuleException e) {
+            words = Shlex.words(raw, false);
+        } catch (Shlex.SplitException e) {
             return raw; // an unbalanced quote is the shell's business (shell) or fails later (command)
         }
         for (Shlex.Word w : words) {

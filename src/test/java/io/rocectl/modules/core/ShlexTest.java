@@ -1,6 +1,7 @@
 package io.rocectl.modules.core;
 
 import io.rocectl.module.ModuleException;
+import io.rocectl.text.Shlex;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -21,16 +22,16 @@ class ShlexTest {
     private static void check(Map<String, Object> c) {
         String in = (String) c.get("in");
         if (c.containsKey("error")) {
-            ModuleException e = assertThrows(ModuleException.class, () -> Shlex.split(in));
+            ModuleException e = assertThrows(ModuleException.class, () -> CommandRequest.argv(in));
             assertEquals(c.get("error"), e.getMessage());
         } else {
-            assertEquals(c.get("out"), Shlex.split(in));
+            assertEquals(c.get("out"), CommandRequest.argv(in));
         }
     }
 
     @org.junit.jupiter.api.Test
     void wordsRecordTheirSpans() {
-        List<Shlex.Word> w = Shlex.words("a 'b c'  d");
+        List<Shlex.Word> w = Shlex.words("a 'b c'  d", false);
         assertEquals(List.of(new Shlex.Word("a", 0, 1), new Shlex.Word("b c", 2, 7), new Shlex.Word("d", 9, 10)), w);
     }
 }
