@@ -124,8 +124,9 @@ public final class HealthVerdict {
                     List<String> mine = kernelLines(cur.kernel(), p);
                     List<String> bad = mine.stream().filter(l -> TROUBLE.matcher(l).find()).toList();
                     if (!bad.isEmpty()) {
-                        String first = bad.get(0).replaceFirst("^\\[ *[0-9.]+\\]\\s*", "");
-                        why.add("kernel: " + (first.length() > 100 ? first.substring(0, 100) + "..." : first)
+                        // the time in front (dmesg's "[  12.345678]", or dmesg -T's date) is not the message
+                        String first = bad.get(0).replaceFirst("^\\[[^\\]]*\\]\\s*", "");
+                        why.add("kernel: " + (first.length() > 160 ? first.substring(0, 160) + "..." : first)
                                 + (bad.size() > 1 ? " (+" + (bad.size() - 1) + " more)" : ""));
                     }
                 }
