@@ -124,6 +124,45 @@ class HealthRealFixturesTest {
                 "rocectl_rdma_port_stat_total{host=\"gpu01\",device=\"mlx5_0\",port=\"1\",group=\"ethtool\",counter=\"tx_pause_ctrl_phy\"} 5895055\n"));
     }
 
+    /**
+     * A second real counter set: the two InfiniBand ports of a ConnectX-3 (mlx4, no hw_counters) from
+     * Prometheus procfs (fixtures/health/procfs-mlx4_0/README.md), mounted over the mlx5 tree.
+     */
+    @Test
+    void realConnectX3CounterSetIsOkUntilAnErrorCounterMoves() throws Exception {
+        Path src = Path.of("src/test/resources/fixtures/health/procfs-mlx4_0");
+        Path copy = tmp.resolve("mlx4");
+        try (Stream<Path> w = Files.walk(src)) {
+            for (Path p : w.toList()) {
+                Path t = copy.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t);
+            }
+        }
+        ns.exec("mount --bind \"$1\" /sys/class/infiniband", copy.toString());
+        HealthSample first = sample(0);
+        assertEquals(List.of("mlx4_0/1", "mlx4_0/2"), first.ports().stream().map(HealthSample.Port::key).toList());
+        for (HealthSample.Port p : first.ports()) {
+            assertEquals("40 Gb/sec (4X QDR)", p.rate());
+            assertEquals(17, p.counters().size(), "the 17 IBA counters, no hw_counters, no ethtool: " + p.counters());
+            assertEquals("", p.netdev());
+        }
+        assertEquals(26540356890L, first.ports().get(1).counters().get("counters/port_xmit_data"));
+        assertEquals(List.of("ok", "ok"), HealthVerdict.judge(first, null).stream().map(HealthVerdict.PortHealth::verdict).toList());
+
+        HealthSample prev = earlier(first, 300);
+        Files.writeString(copy.resolve("mlx4_0/ports/2/counters/symbol_error"), "7\n");
+        Files.writeString(copy.resolve("mlx4_0/ports/2/counters/link_error_recovery"), "1\n");
+        Files.writeString(copy.resolve("mlx4_0/ports/1/counters/port_xmit_wait"), "9999\n");
+        List<HealthVerdict.PortHealth> v = HealthVerdict.judge(sample(0), prev);
+        assertEquals("ok", v.get(0).verdict(), "port_xmit_wait is congestion time, not an error: " + v.get(0).reason());
+        assertEquals(6400L, v.get(0).deltas().get("counters/port_xmit_wait"));
+        assertEquals("degraded", v.get(1).verdict());
+        assertEquals("symbol_error +7; link_error_recovery +1", v.get(1).reason());
+        assertTrue(HealthReport.prometheus(v).contains(
+                "rocectl_rdma_port_health{host=\"gpu01\",device=\"mlx4_0\",port=\"2\",verdict=\"degraded\"} 1\n"));
+    }
+
     static HealthSample.Port port(String dev, String pci, String netdev) {
         return new HealthSample.Port(dev, 1, "4: ACTIVE", "5: LinkUp", "100 Gb/sec (4X EDR)", netdev, Map.of(), pci);
     }
