@@ -11,7 +11,8 @@ import java.util.Map;
  * counter moved since the previous sample, congestion notifications (CNP) arrive faster than
  * {@link #CNP_RATE} per second, pause frames faster than {@link #PAUSE_RATE} per second, or a
  * kernel message since the previous sample names the port (device, netdev or PCI function) and
- * reports trouble (error, failure, timeout, syndrome, link down, ...). {@code ok} otherwise. Without a previous sample (or after a
+ * reports trouble (error, failure, timeout, syndrome, link down, cable unplugged, insufficient
+ * slot power, ...). {@code ok} otherwise. Without a previous sample (or after a
  * counter went backwards: driver reload, reset) only the state decides.
  */
 public final class HealthVerdict {
@@ -36,7 +37,8 @@ public final class HealthVerdict {
     private static final java.util.regex.Pattern PAUSE = java.util.regex.Pattern.compile("ethtool/(rx|tx)_(prio\\d+_pause|pause_ctrl_phy|global_pause)");
     /** Kernel messages that report trouble (as opposed to "link up", probe banners, ...). */
     private static final java.util.regex.Pattern TROUBLE = java.util.regex.Pattern.compile(
-            "(?i)\\b(error|err|fail(ed|ure)?|fatal|timeout|timed out|syndrome|link down|health|unrecoverable|stuck|retry)\\b");
+            "(?i)\\b(error|err|fail(ed|ure)?|fatal|timeout|timed out|syndrome|link down|health|unrecoverable|stuck|retry"
+                    + "|unplugged|insufficient)\\b");
 
     private HealthVerdict() {}
 
@@ -115,14 +117,16 @@ public final class HealthVerdict {
                     if (r != null && r > CNP_RATE) why.add(k.substring(k.indexOf('/') + 1) + " " + Math.round(r) + "/s (congestion)");
                 }
                 rates.forEach((k, r) -> {
-                    if (PAUSE.matcher(k).matches() && r > PAUSE_RATE) why.add(k.substring(k.indexOf('/') + 1) + " " + Math.round(r) + "/s (PFC pause)");
+                    if (PAUSE.matcher(k).matches() && r > PAUSE_RATE) why.add(k.substring(k.indexOf('/') + 1) + " " + Math.round(r)
+                            + (k.contains("_prio") ? "/s (PFC pause)" : "/s (pause frames)"));
                 });
                 if (prev != null) {
                     List<String> mine = kernelLines(cur.kernel(), p);
                     List<String> bad = mine.stream().filter(l -> TROUBLE.matcher(l).find()).toList();
                     if (!bad.isEmpty()) {
-                        String first = bad.get(0).replaceFirst("^\\[ *[0-9.]+\\]\\s*", "");
-                        why.add("kernel: " + (first.length() > 100 ? first.substring(0, 100) + "..." : first)
+                        // the time in front (dmesg's "[  12.345678]", or dmesg -T's date) is not the message
+                        String first = bad.get(0).replaceFirst("^\\[[^\\]]*\\]\\s*", "");
+                        why.add("kernel: " + (first.length() > 160 ? first.substring(0, 160) + "..." : first)
                                 + (bad.size() > 1 ? " (+" + (bad.size() - 1) + " more)" : ""));
                     }
                 }

@@ -47,7 +47,11 @@ public final class IrqPlanner {
         }
     }
 
-    /** The numbered lines of /proc/interrupts (NMI, LOC, ... have no number and are skipped). */
+    /**
+     * The numbered lines of /proc/interrupts that name an action (NMI, LOC, ... have no number and
+     * are skipped; so is a line that ends with its chip or trigger, such as 3.10's
+     * {@code 3: ... IO-APIC-edge} or 5.x's {@code ... IO-APIC 3-edge}, which has no handler).
+     */
     public static List<Interrupt> parseInterrupts(String text) {
         List<Interrupt> out = new ArrayList<>();
         for (String line : text.split("\n")) {
@@ -55,8 +59,9 @@ public final class IrqPlanner {
             int colon = l.indexOf(':');
             if (colon <= 0 || !l.substring(0, colon).matches("\\d+")) continue;
             String[] w = l.substring(colon + 1).strip().split("\\s+");
-            if (w.length == 0 || w[w.length - 1].isEmpty() || w[w.length - 1].matches("\\d+")) continue;
-            out.add(new Interrupt(Integer.parseInt(l.substring(0, colon)), w[w.length - 1]));
+            String last = w[w.length - 1];
+            if (last.isEmpty() || last.matches("\\d+") || last.matches("(?i).*-(edge|level|fasteoi)")) continue;
+            out.add(new Interrupt(Integer.parseInt(l.substring(0, colon)), last));
         }
         return out;
     }
@@ -179,7 +184,7 @@ public final class IrqPlanner {
             cpus.removeAll(exclude);
             if (cpus.size() < 2) {
                 errors.add(n.dev() + ": " + cpus.size() + " CPU(s) left of " + (n.localCpus().isEmpty() ? "the online CPUs"
-                        : "NUMA node " + n.numaNode() + " (" + cpuListString(base) + ")")
+                        : (n.numaNode() >= 0 ? "NUMA node " + n.numaNode() : "its local CPUs") + " (" + cpuListString(base) + ")")
                         + " after excluding " + cpuListString(exclude) + "; not putting " + irqs.size() + " IRQs on one core");
                 continue;
             }

@@ -3,7 +3,8 @@
 # state, phys_state, rate, PCI function, netdevs and "counter counters/NAME VALUE" /
 # "counter hw_counters/NAME VALUE" / "counter ethtool/NAME VALUE" (pause counters, when ethtool is
 # installed), then "kmsg LINE" for the RDMA drivers' kernel messages newer than $1 (the previous
-# sample's epoch, 0 for none), at most $2 of them. Files are read with the shell's own read (a
+# sample's epoch, 0 for none), at most $2 of them ("roce" only as a word start: "processor" is not
+# RoCE). Files are read with the shell's own read (a
 # ConnectX port has ~60 counter files: no process per file).
 exec 2>/dev/null; export LC_ALL=C
 now=$(date +%s); echo "epoch $now"
@@ -27,5 +28,5 @@ for p in /sys/class/infiniband/*/ports/*; do
   fi
 done
 up=$(cut -d' ' -f1 /proc/uptime) && boot=$((now - ${up%.*})) &&
-dmesg | awk -v since="$1" -v boot="$boot" 'tolower($0) ~ /mlx5|mlx4|ib_core|infiniband|rdma|roce|ib_uverbs|irdma|bnxt_re/ { if (match($0, /^\[ *[0-9]+\.[0-9]+\]/)) { t = substr($0, 2, RLENGTH - 2) + 0; if (boot + t <= since) next } print "kmsg " $0 }' | tail -n "$2"
+dmesg | awk -v since="$1" -v boot="$boot" 'tolower($0) ~ /mlx5|mlx4|ib_core|infiniband|rdma|(^|[^a-z])roce|ib_uverbs|irdma|bnxt_re/ { if (match($0, /^\[ *[0-9]+\.[0-9]+\]/)) { t = substr($0, 2, RLENGTH - 2) + 0; if (boot + t <= since) next } print "kmsg " $0 }' | tail -n "$2"
 true
