@@ -26,6 +26,26 @@ public interface Connection extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * Whether this connection crosses a network, so that {@link #checkNewPath} means something
+     * (a local connection does not).
+     */
+    default boolean hasNetworkPath() {
+        return false;
+    }
+
+    /**
+     * Opens a NEW connection to the same endpoint at the transport level, without logging in,
+     * and reads the server's greeting: proof that a new flow to the host and its answers are
+     * routed, which is what a routing change can break (an open session may survive on state the
+     * new rules no longer give). Only meaningful when {@link #hasNetworkPath()}.
+     *
+     * @return null when the greeting came, else why not
+     */
+    default String checkNewPath(Duration timeout) throws InterruptedException {
+        return null;
+    }
+
     @Override
     void close();
 }

@@ -27,6 +27,9 @@ public final class MinaHosts implements AutoCloseable {
     private final List<String> names = new ArrayList<>();
     public final AtomicInteger running = new AtomicInteger();
     public final AtomicInteger maxRunning = new AtomicInteger();
+    /** SSH sessions (TCP connections) the servers accepted, and how many of them logged in. */
+    public final AtomicInteger sessions = new AtomicInteger();
+    public final AtomicInteger logins = new AtomicInteger();
 
     public MinaHosts(Path dir, int n) throws Exception {
         this(dir, n, Map.of());
@@ -57,6 +60,17 @@ public final class MinaHosts implements AutoCloseable {
             env.put("ROCECTL_TEST_HOME", home.toString());
             env.put("HOST_NAME", name);
             s.setCommandFactory((channel, line) -> new ShCommand(line, env, running, maxRunning));
+            s.addSessionListener(new org.apache.sshd.common.session.SessionListener() {
+                @Override
+                public void sessionCreated(org.apache.sshd.common.session.Session session) {
+                    sessions.incrementAndGet();
+                }
+
+                @Override
+                public void sessionEvent(org.apache.sshd.common.session.Session session, Event event) {
+                    if (event == Event.Authenticated) logins.incrementAndGet();
+                }
+            });
             s.start();
             servers.add(s);
             names.add(name);

@@ -10,6 +10,7 @@ import io.rocectl.transport.ShellResource;
 import io.rocectl.transport.TransportException;
 
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -35,6 +36,9 @@ public final class CommitConfirm {
     static final String TAG = "rocectl-rollback";
 
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** How long the new connection of {@link #confirm} may take to bring the SSH greeting. */
+    static final Duration PATH_TIMEOUT = Duration.ofSeconds(10);
 
     /** An armed rollback: the sleeper's PID, the undo file (the marker) and the run's token. */
     public record Armed(int pid, String file, int seconds, String token) {}
@@ -127,10 +131,17 @@ public final class CommitConfirm {
     }
 
     /**
-     * Opens a new connection (or, when the engine offers none, reuses the task's) and runs
-     * {@code true}. Returns null when it worked, else why not.
+     * Proves the control path still works after the change: over a network, a new connection to
+     * the host's SSH server that gets its greeting ({@link Connection#checkNewPath}: a new flow
+     * routed both ways by the new rules; the disarm that follows runs on the task's session, so the
+     * host also still answers); otherwise a new session (when the engine offers one) or the task's
+     * running {@code true}. Returns null when it worked, else why not.
      */
     public static String confirm(TaskContext ctx) throws InterruptedException {
+        if (ctx.connection().hasNetworkPath()) {
+            Duration t = ctx.commandTimeout().compareTo(PATH_TIMEOUT) < 0 ? ctx.commandTimeout() : PATH_TIMEOUT;
+            return ctx.connection().checkNewPath(t);
+        }
         if (ctx.reconnect() == null) {
             try {
                 ExecResult r = ctx.connection().exec(Cmd.of("true"), ctx.commandTimeout());

@@ -15,6 +15,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -156,6 +160,46 @@ final class SshConnection implements Connection {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         in.transferTo(buf);
         return buf.toByteArray();
+    }
+
+    @Override
+    public boolean hasNetworkPath() {
+        return client.getRemoteAddress() != null;
+    }
+
+    /**
+     * A new TCP connection to the SSH server this session is connected to, reading its
+     * identification line ({@code SSH-...}, RFC 4253 4.2; lines before it are allowed), then
+     * closed: no key exchange, no login (a few milliseconds on the host instead of a whole login).
+     */
+    @Override
+    public String checkNewPath(Duration timeout) throws InterruptedException {
+        InetAddress addr = client.getRemoteAddress();
+        int port = client.getRemotePort();
+        int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(addr, port), ms);
+            s.setSoTimeout(ms);
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            int total = 0;
+            while (true) {
+                if (Thread.interrupted()) throw new InterruptedException("interrupted while checking the path");
+                int b = in.read();
+                if (b < 0) return "new connection to " + addr.getHostAddress() + ":" + port + " closed before the SSH greeting";
+                if (++total > 8192) return "no SSH greeting from " + addr.getHostAddress() + ":" + port + " in 8 KiB";
+                if (b == '\n') {
+                    if (line.toString().startsWith("SSH-")) return null;
+                    line.setLength(0);
+                } else if (line.length() < 255) {
+                    line.append((char) b);
+                }
+            }
+        } catch (SocketTimeoutException e) {
+            return "no SSH greeting from " + addr.getHostAddress() + ":" + port + " within " + ms + " ms on a new connection";
+        } catch (IOException e) {
+            return "new connection to " + addr.getHostAddress() + ":" + port + " failed: " + e.getMessage();
+        }
     }
 
     boolean isAlive() {
