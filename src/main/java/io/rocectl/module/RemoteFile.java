@@ -75,14 +75,48 @@ public final class RemoteFile {
      */
     private static final String COMMIT = ShellResource.text(RemoteFile.class, "remote-file-commit.sh");
 
+    /** Quadruples {@code put PATH MODE LENGTH} / {@code link PATH TARGET -} / {@code del PATH - -}; contents on stdin. */
+    private static final String STAGE_ALL = ShellResource.text(RemoteFile.class, "remote-file-stage-all.sh");
+
+    /** Above this many bytes of content in all, each file is staged by a command of its own. */
+    static final int ONE_COMMAND_BYTES = 4 << 20;
+
     /**
      * Applies several file changes as one: every new file and link is first written to a temp
      * beside its path (a failure there removes the temps: nothing changed), then all are renamed
-     * into place in one command that puts everything back when a step fails. A configuration made
-     * of several files is thus never left half old, half new. Parent directories are created as
-     * needed (and stay).
+     * into place by a step that puts everything back when one fails. A configuration made of
+     * several files is thus never left half old, half new. Parent directories are created as
+     * needed (and stay). Up to {@link #ONE_COMMAND_BYTES} of content this is one command (the
+     * contents travel one after the other on stdin, each read with {@code dd} to its exact length);
+     * beyond, one command per file to stage and one to commit.
      */
     public static void replaceAll(TaskContext ctx, java.util.List<Change> changes)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        if (changes.isEmpty()) return;
+        long bytes = 0;
+        for (Change c : changes) if (c.kind() == Change.Kind.WRITE) bytes += c.content().length;
+        if (bytes > ONE_COMMAND_BYTES) {
+            replaceEach(ctx, changes);
+            return;
+        }
+        java.util.List<String> args = new java.util.ArrayList<>();
+        java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream((int) bytes);
+        for (Change c : changes) {
+            switch (c.kind()) {
+                case REMOVE -> args.addAll(java.util.List.of("del", c.path(), "-", "-"));
+                case LINK -> args.addAll(java.util.List.of("link", c.path(), c.linkTarget(), "-"));
+                case WRITE -> {
+                    args.addAll(java.util.List.of("put", c.path(), c.mode(), String.valueOf(c.content().length)));
+                    in.writeBytes(c.content());
+                }
+            }
+        }
+        ExecResult r = ctx.run(Cmd.script(STAGE_ALL + "\n" + COMMIT, args).withStdin(in.toByteArray()));
+        if (!r.ok()) throw new ModuleException(r.stderr().strip());
+    }
+
+    /** {@link #replaceAll} for large contents: a command per staged file, then the commit. */
+    private static void replaceEach(TaskContext ctx, java.util.List<Change> changes)
             throws TransportException, CommandTimeoutException, InterruptedException {
         java.util.List<String> commit = new java.util.ArrayList<>();
         java.util.List<String> temps = new java.util.ArrayList<>();

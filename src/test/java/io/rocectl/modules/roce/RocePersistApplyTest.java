@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code roce_persist}'s apply path without root: a fake systemd host keeps its files in memory,
  * answers the persistence files' read from them, and takes RemoteFile's two steps (each file staged
- * beside its path, then all committed at once). The first run writes the boot configuration for
- * the selected NICs, the second finds it in place; a commit that fails changes no file. The real
+ * beside its path, then all committed at once, in one command). The first run writes the boot configuration for
+ * the selected NICs (all files in one command), the second finds it in place; a commit that fails changes no file. The real
  * files and a simulated reboot are {@code RoceModulesNetnsTest}'s (root).
  */
 class RocePersistApplyTest {
@@ -32,6 +32,7 @@ class RocePersistApplyTest {
         final Map<String, String[]> staged = new LinkedHashMap<>();
         final List<String> commands = new ArrayList<>();
         boolean commitFails;
+        int replaces;
     }
 
     static FakeHost host(Disk disk) {
@@ -44,6 +45,30 @@ class RocePersistApplyTest {
             disk.links.forEach((p, t) -> sb.append("@@rocectl-link@@ ").append(p).append(' ').append(t).append('\n'));
             sb.append("@@rocectl-flag@@ ip /usr/sbin/ip\n@@rocectl-flag@@ systemd yes\n");
             return FakeHost.ok(sb.toString());
+        });
+        // RemoteFile's one command: quadruples KIND PATH ARG LENGTH, the contents one after the other on stdin
+        h.on(c -> c.script().contains("iflag=fullblock"), c -> {
+            if (disk.commitFails) return FakeHost.exit(1, "cannot replace /etc/rocectl/roce-routes.sh: every file is back as it was");
+            List<String> a = c.scriptArgs();
+            byte[] in = c.stdin() == null ? new byte[0] : c.stdin().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            int at = 0;
+            for (int i = 0; i + 3 < a.size(); i += 4) {
+                String p = a.get(i + 1);
+                switch (a.get(i)) {
+                    case "del" -> {
+                        disk.files.remove(p);
+                        disk.links.remove(p);
+                    }
+                    case "link" -> disk.links.put(p, a.get(i + 2));
+                    default -> {
+                        int n = Integer.parseInt(a.get(i + 3));
+                        disk.files.put(p, new String(in, at, n, java.nio.charset.StandardCharsets.UTF_8));
+                        at += n;
+                    }
+                }
+            }
+            disk.replaces++;
+            return at == in.length ? FakeHost.ok("") : FakeHost.exit(1, "stdin not consumed: " + at + " of " + in.length);
         });
         h.on(c -> c.script().contains("rocectl.XXXXXX"), c -> {
             List<String> a = c.scriptArgs();
@@ -90,6 +115,7 @@ class RocePersistApplyTest {
         assertTrue(r.changed() && !r.failed(), r.msg());
         assertFalse(disk.files.isEmpty() && disk.links.isEmpty(), "something was written");
         assertTrue(disk.staged.isEmpty(), "every staged file was committed");
+        assertEquals(1, disk.replaces, "every file in one command");
         @SuppressWarnings("unchecked")
         List<String> written = (List<String>) r.data().get("files");
         for (String p : written) assertTrue(disk.files.containsKey(p) || disk.links.containsKey(p), p + " on disk");

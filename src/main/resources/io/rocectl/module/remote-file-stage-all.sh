@@ -1,0 +1,46 @@
+# shellcheck shell=sh
+# Stages every change of RemoteFile.replaceAll in one command, then leaves the commit triples in
+# "$@" for remote-file-commit.sh, which follows this text in the same script. Arguments are
+# quadruples KIND PATH ARG LENGTH:
+#   put PATH MODE LENGTH   LENGTH bytes of content follow on stdin, in argument order
+#   link PATH TARGET -     a symbolic link to TARGET
+#   del PATH - -           PATH is removed
+# Each put's bytes are read with dd, exactly LENGTH of them and nothing past them, into a
+# temporary file beside PATH; a link is made there. The first failure removes every temporary and
+# exits 1: no file changed. (Paths are one line without tabs: RemoteFile.Change checks it.)
+tab=$(printf '\t'); nl='
+'
+plan=; temps=
+drop_temps() { printf '%s' "$temps" | while IFS= read -r x; do rm -f -- "$x"; done; }
+copy() { # $1 length, $2 file: exactly $1 bytes of stdin into $2
+  big=$(($1 / 65536)) rest=$(($1 % 65536))
+  : > "$2" || return 1
+  if [ "$big" -gt 0 ]; then dd bs=65536 count="$big" iflag=fullblock of="$2" 2>/dev/null || return 1; fi
+  if [ "$rest" -gt 0 ]; then dd bs="$rest" count=1 iflag=fullblock of="$2" oflag=append conv=notrunc 2>/dev/null || return 1; fi
+  [ "$(wc -c < "$2")" -eq "$1" ]
+}
+while [ $# -ge 4 ]; do
+  k=$1 p=$2 a=$3 n=$4
+  shift 4
+  if [ "$k" = del ]; then plan="${plan}del$tab$p$tab-$nl"; continue; fi
+  fail='' t=''
+  if [ -d "$p" ] && [ ! -L "$p" ]; then fail="$p is a directory"
+  elif ! mkdir -p -- "$(dirname -- "$p")"; then fail="cannot make the directory of $p"
+  elif ! t=$(mktemp "$p.rocectl.XXXXXX"); then fail="cannot make a temporary file beside $p"
+  else
+    temps="$temps$t$nl"
+    if [ "$k" = link ]; then
+      { rm -f -- "$t" && ln -s -- "$a" "$t"; } || fail="cannot make the link $p"
+    else
+      { copy "$n" "$t" && chmod "$a" "$t"; } || fail="cannot write $p"
+    fi
+  fi
+  if [ -n "$fail" ]; then drop_temps; echo "$fail; no file changed" >&2; exit 1; fi
+  plan="${plan}put$tab$p$tab$t$nl"
+done
+set --
+while IFS="$tab" read -r k p t; do
+  [ -n "$k" ] && set -- "$@" "$k" "$p" "$t"
+done <<PLAN
+$plan
+PLAN
