@@ -67,11 +67,14 @@ public final class RoceRoutingModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        // before reading the host: a timer left by a run that died would undo what this run finds or does
+        // the host as the tasks before saw it (their snapshot, when nothing ran since); then the
+        // timers a run that died left behind, which would undo what this run finds or does: when
+        // one was there (disarmed, or waited for while it fired) the host is read again after it
+        RoceHost seen = RoceHost.gather(ctx);
         CommitConfirm.Older older = CommitConfirm.disarmOlder(ctx, ctx.check());
         if (!older.stillFiring().isEmpty()) return ModuleResult.failed(older.describe(ctx.check()) + "; run again once it is done");
         String olderNote = older.any() ? older.describe(ctx.check()) + "; " : "";
-        ModuleResult r = converge(ctx);
+        ModuleResult r = converge(ctx, older.any() ? RoceHost.gather(ctx) : seen);
         if (!older.any()) return r;
         Map<String, Object> data = new LinkedHashMap<>(r.data());
         data.put("older_rollbacks_disarmed", older.disarmed());
@@ -79,8 +82,7 @@ public final class RoceRoutingModule implements Module {
                 r.diff(), r.facts());
     }
 
-    private ModuleResult converge(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        RoceHost h = RoceHost.gather(ctx);
+    private ModuleResult converge(TaskContext ctx, RoceHost h) throws TransportException, CommandTimeoutException, InterruptedException {
         if (h.sel().nics().isEmpty()) {
             return ModuleResult.ok("no RoCE NICs selected" + notes(h.sel().notes())).withData(Map.of("notes", h.sel().notes()));
         }
