@@ -2,7 +2,8 @@
 # Records what real Ansible prints for every inventory case of the differential suite, so that
 # DifferentialInventoryTest can compare rocectl against it without Ansible installed.
 #
-#   src/test/resources/differential/record-inventory.sh        (needs ansible-core; run from anywhere)
+#   src/test/resources/differential/record-inventory.sh [CASE...]  (needs ansible-core; run from anywhere;
+#                                                                   CASE...: re-record only those)
 #
 # Each case is a directory inventory/cases/NAME/ with its inventory files and a file `commands`:
 # one check per line, run with the case directory as the working directory (blank and # lines skipped):
@@ -25,15 +26,18 @@ export ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_LOCALHOST_WARNING=0 ANSIB
 unset ANSIBLE_CONFIG  # no ansible.cfg in the case directories: Ansible defaults
 export ANSIBLE_RETRY_FILES_ENABLED=0
 export PYTHONHASHSEED=0
-rm -rf "$here/expected"
+if [ $# -eq 0 ]; then rm -rf "$here/expected"; fi
 mkdir -p "$here/expected"
 {
   ansible --version | sed -n 1p
   echo "recorded by src/test/resources/differential/record-inventory.sh"
   echo "no ansible.cfg, PYTHONHASHSEED=0 LC_ALL=${LC_ALL:-unset}"
 } > "$here/expected/VERSION"
-for case in "$here"/cases/*/; do
+cases=("$here"/cases/*/)
+if [ $# -gt 0 ]; then cases=(); for c in "$@"; do cases+=("$here/cases/$c/"); done; fi
+for case in "${cases[@]}"; do
   name="$(basename "$case")"
+  rm -rf "$here/expected/$name"
   out="$here/expected/$name"
   mkdir -p "$out"
   n=0
