@@ -86,7 +86,7 @@ public final class PlaybookRunner {
         }
         RunContext ctx = new RunContext(inventory, modules, opts, listener, cancel, hosts,
                 new HostVarsView(java.util.Collections.unmodifiableMap(everyHost)), playbookDir, pool,
-                new TaskExecutor(modules, pool, opts), forks, state);
+                new TaskExecutor(modules, pool, opts, this::delegateVars, everyHost::get), forks, state);
         try {
             for (Map.Entry<Play, List<String>> e : plan.entrySet()) {
                 if (cancel.requested()) break;
@@ -105,6 +105,15 @@ public final class PlaybookRunner {
                 cancel.requested());
         listener.onRecap(recap);
         return recap;
+    }
+
+    /** A delegate's inventory variables; a name outside the inventory has none (as Ansible's new Host). */
+    private Map<String, Object> delegateVars(String host) {
+        try {
+            return inventory.varsFor(host);
+        } catch (InputError notInInventory) {
+            return Map.of();
+        }
     }
 
     private Path writeRetry(Playbook pb, List<String> failed, List<String> unreachable) {

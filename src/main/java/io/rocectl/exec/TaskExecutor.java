@@ -8,16 +8,20 @@ import io.rocectl.module.ModuleRegistry;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
 import io.rocectl.playbook.Task;
+import io.rocectl.playbook.TaskOptions;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
+import io.rocectl.transport.LocalConnection;
 import io.rocectl.transport.TransportException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -29,11 +33,22 @@ final class TaskExecutor {
     private final ConnectionPool pool;
     private final RunOptions opts;
     private final Templar templar = Templar.get();
+    /** A delegate's inventory variables (empty outside the inventory). */
+    private final Function<String, Map<String, Object>> delegateVars;
+    /** A host's state by name (null for a host the run does not know): where delegated facts go. */
+    private final Function<String, HostState> states;
 
     TaskExecutor(ModuleRegistry modules, ConnectionPool pool, RunOptions opts) {
+        this(modules, pool, opts, h -> Map.of(), h -> null);
+    }
+
+    TaskExecutor(ModuleRegistry modules, ConnectionPool pool, RunOptions opts,
+                 Function<String, Map<String, Object>> delegateVars, Function<String, HostState> states) {
         this.modules = modules;
         this.pool = pool;
         this.opts = opts;
+        this.delegateVars = delegateVars;
+        this.states = states;
     }
 
     /**
@@ -124,35 +139,50 @@ final class TaskExecutor {
         ModuleResult mr = null;
         boolean changed = false;
         boolean failed = false;
+        TaskOptions to = task.options();
+        Route route;
+        try {
+            String delegate = to.delegates() ? String.valueOf(templar.render(to.delegateTo(), vars)).strip() : null;
+            route = Route.of(host.name, delegate, to, vars, delegate == null ? Map.of() : delegateVars.apply(delegate));
+        } catch (IllegalArgumentException e) {
+            return new HostResult(host.name, task.displayName(), task.ignoreErrors() ? Status.IGNORED : Status.FAILED,
+                    e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
+        }
+        boolean check = to.checkMode() != null ? to.checkMode() : opts.check();
+        boolean diff = to.diff() != null ? to.diff() : opts.diff();
+        // the task keyword timeout bounds the action (here: each of its commands), as Ansible's
+        Duration timeout = to.timeout() > 0 ? Duration.ofSeconds(to.timeout()) : opts.commandTimeout();
         for (int attempt = 1; attempt <= attempts; attempt++) {
             Connection conn;
             try {
-                conn = pool.get(host.name);
+                conn = route.local() ? pool.local(route.host()) : pool.get(route.host());
             } catch (TransportException e) {
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             }
             Map<String, Object> args = renderArgs(task, vars);
             Supplier<Connection> reconnect = () -> {
+                if (route.local()) return new LocalConnection(route.host());
                 try {
-                    return pool.fresh(host.name);
+                    return pool.fresh(route.host());
                 } catch (TransportException e) {
-                    throw new ModuleException("cannot open a new connection to " + host.name + ": " + e.getMessage(), e);
+                    throw new ModuleException("cannot open a new connection to " + route.host() + ": " + e.getMessage(), e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new ModuleException("interrupted while reconnecting");
                 }
             };
-            TaskContext ctx = new TaskContext(host.name, conn, args, templar.resolved(vars), opts.check(), opts.diff(), become,
-                    opts.commandTimeout(), reconnect);
+            TaskContext ctx = new TaskContext(host.name, conn, args, templar.resolved(vars), check, diff, become,
+                    timeout, reconnect);
             try {
                 mr = module.run(ctx);
             } catch (TransportException e) {
-                pool.drop(host.name);
+                if (!route.local()) pool.drop(route.host());
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             } catch (CommandTimeoutException e) {
-                mr = ModuleResult.failed(e.getMessage());
+                mr = ModuleResult.failed(to.timeout() > 0 ? "The " + task.module() + " action failed to execute in the"
+                        + " expected time frame (" + to.timeout() + ") and was terminated" : e.getMessage());
             } catch (ModuleException e) {
                 mr = ModuleResult.failed(e.getMessage());
             }
@@ -178,8 +208,11 @@ final class TaskExecutor {
             }
         }
         if (!mr.facts().isEmpty() && !failed) {
-            if ("set_fact".equals(task.module())) host.registered.putAll(mr.facts());
-            else host.facts.putAll(mr.facts());
+            // delegate_facts: true gives the facts to the delegate, else they are the task's host's
+            HostState owner = Boolean.TRUE.equals(to.delegateFacts()) && !route.host().equals(host.name)
+                    ? states.apply(route.host()) : host;
+            if (owner != null && "set_fact".equals(task.module())) owner.registered.putAll(mr.facts());
+            else if (owner != null) owner.facts.putAll(mr.facts());
         }
         if (label == null) register(host, task, data);
         boolean skipped = Boolean.TRUE.equals(data.get("skipped"));

@@ -98,6 +98,7 @@ public class CommandModule implements Module {
         data.put("end", start.plusNanos(nanos).format(TS));
         data.put("delta", delta(Duration.ofNanos(nanos)));
         boolean failed = r.exitCode() != 0;
+        data.put("msg", failed ? "non-zero return code" : ""); // Ansible's command returns msg "" when it succeeds
         return new ModuleResult(true, failed, failed ? "non-zero return code" : "", data, null, null);
     }
 
