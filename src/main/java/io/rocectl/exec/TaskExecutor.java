@@ -134,7 +134,9 @@ final class TaskExecutor {
     private HostResult once(HostState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
             throws InterruptedException {
         Module module = modules.find(task.module());
-        int attempts = task.retries() == null ? 1 : task.retries() + 1;
+        // Ansible 2.14: until with retries N runs up to N + 1 times; retries 0 runs once, until unchecked
+        boolean retrying = task.until() != null && task.retries() != null && task.retries() > 0;
+        int attempts = retrying ? task.retries() + 1 : 1;
         Map<String, Object> data = Map.of();
         ModuleResult mr = null;
         boolean changed = false;
@@ -190,7 +192,7 @@ final class TaskExecutor {
             d.put("changed", mr.changed());
             d.put("failed", mr.failed());
             if (!mr.msg().isEmpty()) d.putIfAbsent("msg", mr.msg());
-            if (attempt > 1) d.put("attempts", attempt);
+            if (retrying) d.put("attempts", attempt);
             Map<String, Object> cv = new LinkedHashMap<>(vars);
             if (task.register() != null) cv.put(task.register(), d);
             changed = task.changedWhen() != null ? templar.condition(task.changedWhen(), cv) : mr.changed();
@@ -198,13 +200,16 @@ final class TaskExecutor {
             d.put("changed", changed);
             d.put("failed", failed);
             data = d;
-            if (task.until() == null) break;
-            if (templar.condition(task.until(), cv) && !failed) break;
+            if (!retrying) break;
+            // as Ansible: until alone ends the retries (failed_when has already decided failed)
+            if (templar.condition(task.until(), cv)) break;
             if (attempt < attempts) Thread.sleep(task.delay() * 1000L);
             else {
-                failed = true;
+                // retries exhausted: the registered result is failed with attempts = retries (Ansible
+                // 2.14's count); the task's status follows failed_when when there is one
                 d.put("failed", true);
-                d.put("msg", "retries exhausted (" + attempts + " attempts): " + mr.msg());
+                d.put("attempts", task.retries());
+                if (task.failedWhen() == null) failed = true;
             }
         }
         if (!mr.facts().isEmpty() && !failed) {
