@@ -53,8 +53,8 @@ public final class PlaybookRunner {
         for (Play p : pb.plays()) {
             List<String> hs;
             try {
-                hs = new ArrayList<>(inventory.resolve(p.hosts()));
-            } catch (InputError e) {
+                hs = new ArrayList<>(inventory.resolve(hostsOf(p)));
+            } catch (InputError | io.rocectl.template.TemplateException e) {
                 Mark m = p.mark();
                 throw new InputError(m.file(), m.line(), m.column(), "hosts '" + p.hosts() + "': " + e.getMessage());
             }
@@ -62,6 +62,22 @@ public final class PlaybookRunner {
             out.put(p, hs);
         }
         return out;
+    }
+
+    /** The play's host pattern; a template renders with the play's vars and -e (as Ansible, no host vars). */
+    private String hostsOf(Play p) {
+        if (!io.rocectl.template.Templar.isTemplate(p.hosts())) return p.hosts();
+        io.rocectl.template.Templar t = io.rocectl.template.Templar.get();
+        Map<String, Object> v = new LinkedHashMap<>();
+        p.vars().forEach((k, x) -> v.put(k, t.deferred(x, v)));
+        opts.extraVars().forEach((k, x) -> v.put(k, t.deferred(x, v)));
+        Object r = t.render(p.hosts(), v);
+        if (r instanceof List<?> l) {
+            List<String> parts = new ArrayList<>();
+            for (Object o : l) parts.add(String.valueOf(o));
+            return String.join(",", parts);
+        }
+        return String.valueOf(r);
     }
 
     public Recap run(Playbook pb, ConnectionPool pool) throws InterruptedException {

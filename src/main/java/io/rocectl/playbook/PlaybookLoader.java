@@ -50,9 +50,17 @@ public final class PlaybookLoader {
             + "inventory (ansible_user) or -u/--user";
 
     private final ModuleRegistry modules;
+    /** {@code -e} values: templated {@code vars_files} paths may use them (and the play's vars). */
+    private Map<String, Object> extraVars = Map.of();
 
     public PlaybookLoader(ModuleRegistry modules) {
         this.modules = modules;
+    }
+
+    /** The run's extra variables, for templated {@code vars_files} paths. */
+    public PlaybookLoader withExtraVars(Map<String, Object> extra) {
+        this.extraVars = Map.copyOf(extra);
+        return this;
     }
 
     public Playbook load(Path file) {
@@ -98,6 +106,7 @@ public final class PlaybookLoader {
         List<YamlNode> main = new ArrayList<>();
         List<YamlNode> post = new ArrayList<>();
         YamlNode handlersNode = null;
+        YamlNode varsFilesNode = null;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
             YamlNode v = t.getValueNode();
@@ -112,9 +121,7 @@ public final class PlaybookLoader {
                     checkTemplates(src, v);
                     vars.putAll(stringMap(src, v, "vars"));
                 }
-                case "vars_files" -> {
-                    for (Object f : listOf(src, v, key)) vars.putAll(varsFile(src, v, dir.resolve(String.valueOf(f))));
-                }
+                case "vars_files" -> varsFilesNode = v;
                 case "gather_facts" -> gather = bool(src, v, key);
                 case "become" -> become = bool(src, v, key);
                 case "serial" -> serial = serial(src, v);
@@ -138,6 +145,13 @@ public final class PlaybookLoader {
             }
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
+        // vars_files are above the play's vars (Ansible's precedence), whatever their order in the play;
+        // a templated path renders with the play's vars and -e
+        if (varsFilesNode != null) {
+            Map<String, Object> files = new LinkedHashMap<>();
+            for (Object f : listOf(src, varsFilesNode, "vars_files")) files.putAll(varsFile(src, varsFilesNode, dir.resolve(varsPath(src, varsFilesNode, f, vars))));
+            vars.putAll(files);
+        }
         List<Step> tasks = new ArrayList<>();
         List<Integer> sections = new ArrayList<>();
         for (List<YamlNode> part : List.of(pre, main, post)) {
@@ -589,6 +603,24 @@ public final class PlaybookLoader {
         }
     }
 
+    /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
+    private String varsPath(YamlSource src, YamlNode at, Object f, Map<String, Object> playVars) {
+        if (f instanceof List || f instanceof Map) {
+            throw src.error(at, "'vars_files' entries must be paths (lists of alternatives are not supported by rocectl)");
+        }
+        String s = String.valueOf(f);
+        if (!Templar.isTemplate(s)) return s;
+        Map<String, Object> v = new LinkedHashMap<>();
+        playVars.forEach((k, x) -> v.put(k, Templar.get().deferred(x, v)));
+        extraVars.forEach((k, x) -> v.put(k, Templar.get().deferred(x, v)));
+        try {
+            return String.valueOf(Templar.get().render(s, v));
+        } catch (TemplateException e) {
+            throw src.error(at, "vars_files entry '" + s + "': " + e.getMessage()
+                    + " (rocectl renders vars_files paths with the play's vars and -e, not host variables)");
+        }
+    }
+
     private Map<String, Object> varsFile(YamlSource src, YamlNode at, Path f) {
         if (!Files.isRegularFile(f)) throw src.error(at, "vars file not found: " + f);
         YamlSource.Parsed p = YamlSource.parse(f, f.toString());
@@ -626,6 +658,7 @@ public final class PlaybookLoader {
         }
         String p = src.scalar(v, "'hosts'");
         if (p.isBlank()) throw src.error(v, "'hosts' is empty");
+        checkTemplates(src, v); // a template renders with the play's vars and -e when the run starts
         return p;
     }
 
