@@ -7,6 +7,7 @@
 #
 # Each case is a directory inventory/cases/NAME/ with its inventory files and a file `commands`:
 # one check per line, run with the case directory as the working directory (blank and # lines skipped):
+# (INV may be A+B: ansible-inventory -i A -i B, inventories merged in order)
 #   list  INV               ansible-inventory -i INV --list
 #   host  INV HOST          ansible-inventory -i INV --host HOST
 #   graph INV               ansible-inventory -i INV --graph
@@ -49,13 +50,17 @@ for case in "${cases[@]}"; do
     read -r -a w <<<"$line"
     kind="${w[0]}"
     inv="${w[1]}"
+    # INV may name several inventories joined by '+': each is one -i, in order
+    IFS='+' read -r -a invs <<<"$inv"
+    iargs=()
+    for x in "${invs[@]}"; do iargs+=(-i "$x"); done
     case "$kind" in
-      list)   cmd=(ansible-inventory -i "$inv" --list) ;;
-      host)   cmd=(ansible-inventory -i "$inv" --host "${w[2]}") ;;
-      graph)  cmd=(ansible-inventory -i "$inv" --graph) ;;
-      hosts)  cmd=(ansible -i "$inv" "${w[2]}" --list-hosts)
+      list)   cmd=(ansible-inventory "${iargs[@]}" --list) ;;
+      host)   cmd=(ansible-inventory "${iargs[@]}" --host "${w[2]}") ;;
+      graph)  cmd=(ansible-inventory "${iargs[@]}" --graph) ;;
+      hosts)  cmd=(ansible "${iargs[@]}" "${w[2]}" --list-hosts)
               if [ "${#w[@]}" -gt 3 ]; then cmd+=(--limit "${w[3]}"); fi ;;
-      groups) cmd=(ansible -i "$inv" localhost -c local -m debug -a var=groups) ;;
+      groups) cmd=(ansible "${iargs[@]}" localhost -c local -m debug -a var=groups) ;;
       *) echo "$name: unknown check '$kind'" >&2; exit 1 ;;
     esac
     set +e

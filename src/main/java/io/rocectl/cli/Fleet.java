@@ -70,7 +70,7 @@ final class Fleet implements HostInventory {
 
     static Fleet load(InventoryOptions inv, ConnectionOptions conn) {
         // a missing path is "inventory not found", unless it is a host list (a,b,)
-        return new Fleet(InventoryLoader.load(inv.inventory), conn);
+        return new Fleet(InventoryLoader.load(inv.sources()), conn);
     }
 
     Inventory inventory() {
