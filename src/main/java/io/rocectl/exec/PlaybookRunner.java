@@ -51,6 +51,7 @@ public final class PlaybookRunner {
         Map<Play, List<String>> out = new LinkedHashMap<>();
         List<String> limit = opts.limit() == null ? null : inventory.resolve(opts.limit());
         for (Play p : pb.plays()) {
+            refuseRoutedControllerTasks(p.tasks());
             List<String> hs;
             try {
                 hs = new ArrayList<>(inventory.resolve(hostsOf(p)));
@@ -62,6 +63,25 @@ public final class PlaybookRunner {
             out.put(p, hs);
         }
         return out;
+    }
+
+    /**
+     * A controller module (it runs once for the play, from here, over its own connections) cannot
+     * be delegated: refused before any host is contacted rather than ignored.
+     */
+    private void refuseRoutedControllerTasks(List<io.rocectl.playbook.Step> steps) {
+        for (io.rocectl.playbook.Step st : steps) {
+            if (st instanceof io.rocectl.playbook.Block b) {
+                refuseRoutedControllerTasks(b.block());
+                refuseRoutedControllerTasks(b.rescue());
+                refuseRoutedControllerTasks(b.always());
+            } else if (st instanceof io.rocectl.playbook.Task t && modules.find(t.module()) instanceof ControllerModule
+                    && t.options().delegates()) {
+                Mark m = t.mark();
+                throw new InputError(m.file(), m.line(), m.column(), "module '" + t.module() + "' runs on the controller"
+                        + " for the whole play: 'delegate_to' and 'local_action' do not apply to it");
+            }
+        }
     }
 
     /** The play's host pattern; a template renders with the play's vars and -e (as Ansible, no host vars). */

@@ -200,4 +200,23 @@ class ConnectionRoutingTest {
         // as in Ansible, the connection keyword applies to the delegate that sets no ansible_connection
         assertEquals(Status.CHANGED, status("keyword", "n2"));
     }
+
+    @Test
+    void aControllerModuleCannotBeDelegated() throws Exception {
+        io.rocectl.error.InputError e = org.junit.jupiter.api.Assertions.assertThrows(io.rocectl.error.InputError.class,
+                () -> run("""
+                        [nodes]
+                        n1
+                        """, """
+                        - hosts: nodes
+                          gather_facts: false
+                          tasks:
+                            - name: probe
+                              roce_probe: {}
+                              delegate_to: localhost
+                        """, Map.of()));
+        assertTrue(e.getMessage().contains("runs on the controller"), e.getMessage());
+        assertEquals(4, e.line());
+        assertEquals(List.of(), sshAsked, "refused before any host is contacted");
+    }
 }
