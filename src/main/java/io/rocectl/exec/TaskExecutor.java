@@ -152,12 +152,15 @@ final class TaskExecutor {
         }
         boolean check = to.checkMode() != null ? to.checkMode() : opts.check();
         boolean diff = to.diff() != null ? to.diff() : opts.diff();
-        // the task keyword timeout bounds the action (here: each of its commands), as Ansible's
-        Duration timeout = to.timeout() > 0 ? Duration.ofSeconds(to.timeout()) : opts.commandTimeout();
+        // the task keyword timeout bounds the whole action (its commands share one deadline), as Ansible's
+        Duration timeout = to.timeout() > 0 && to.timeout() < opts.commandTimeout().toSeconds()
+                ? Duration.ofSeconds(to.timeout()) : opts.commandTimeout();
         for (int attempt = 1; attempt <= attempts; attempt++) {
             Connection conn;
             try {
                 conn = route.local() ? pool.local(route.host()) : pool.get(route.host());
+                // per attempt, as Ansible's alarm around each run of the action
+                if (to.timeout() > 0) conn = new DeadlineConnection(conn, System.nanoTime() + to.timeout() * 1_000_000_000L);
             } catch (TransportException e) {
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));

@@ -101,6 +101,21 @@ class TaskKeywordsRunTest {
     }
 
     @Test
+    void timeoutAppliesToEachLoopItem() throws Exception {
+        // three items of 0.8 s: together over the 2 s timeout, each under it (Ansible times each run of the action)
+        run("""
+                - hosts: h1
+                  gather_facts: false
+                  tasks:
+                    - name: loop of them
+                      shell: sleep 0.8
+                      loop: [1, 2, 3]
+                      timeout: 2
+                """, false);
+        assertEquals("CHANGED", results.get("loop of them/h1").status().name());
+    }
+
+    @Test
     void diffKeywordOverridesTheRunsDiffMode() throws Exception {
         run("""
                 - hosts: h1
