@@ -64,12 +64,18 @@ class EngineDifferentialTest {
         Map<String, Object> extra = new java.util.LinkedHashMap<>();
         if (first.startsWith("# args:")) {
             String[] w = first.substring("# args:".length()).trim().split("\\s+");
-            for (int i = 0; i + 1 < w.length; i += 2) {
-                if (w[i].equals("--limit")) opts = opts.withLimit(w[i + 1]);
-                else if (w[i].equals("-e")) extra.put(w[i + 1].split("=", 2)[0], w[i + 1].split("=", 2)[1]);
-                else throw new IllegalArgumentException("only --limit and -e K=V are supported: " + first);
+            boolean check = false;
+            boolean diff = false;
+            for (int i = 0; i < w.length; i++) {
+                if (w[i].equals("--check")) check = true;
+                else if (w[i].equals("--diff")) diff = true;
+                else if (w[i].equals("--limit") && i + 1 < w.length) opts = opts.withLimit(w[++i]);
+                else if (w[i].equals("-e") && i + 1 < w.length) {
+                    String[] kv = w[++i].split("=", 2);
+                    extra.put(kv[0], kv[1]);
+                } else throw new IllegalArgumentException("only --limit, -e K=V, --check, --diff are supported: " + first);
             }
-            opts = new RunOptions(opts.forks(), opts.check(), opts.diff(), opts.limit(), opts.tags(), opts.skipTags(), extra,
+            opts = new RunOptions(opts.forks(), check, diff, opts.limit(), opts.tags(), opts.skipTags(), extra,
                     opts.become(), opts.commandTimeout(), opts.retryDir());
         }
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
