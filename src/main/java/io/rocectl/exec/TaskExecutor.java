@@ -145,6 +145,9 @@ final class TaskExecutor {
         Route route;
         try {
             String delegate = to.delegates() ? String.valueOf(templar.render(to.delegateTo(), vars)).strip() : null;
+            if (delegate != null && (delegate.isEmpty() || delegate.equals("null"))) {
+                throw new IllegalArgumentException("delegate_to '" + to.delegateTo() + "' gives no host name");
+            }
             route = Route.of(host.name, delegate, to, vars, delegate == null ? Map.of() : delegateVars.apply(delegate));
         } catch (IllegalArgumentException e) {
             return new HostResult(host.name, task.displayName(), task.ignoreErrors() ? Status.IGNORED : Status.FAILED,

@@ -219,4 +219,28 @@ class ConnectionRoutingTest {
         assertEquals(4, e.line());
         assertEquals(List.of(), sshAsked, "refused before any host is contacted");
     }
+
+    @Test
+    void aDelegateThatRendersToNothingFailsTheTask() throws Exception {
+        run("""
+                [nodes]
+                n1 ansible_connection=local
+                """, """
+                - hosts: nodes
+                  gather_facts: false
+                  tasks:
+                    - name: nowhere
+                      command: "true"
+                      delegate_to: "{{ '' }}"
+                      ignore_errors: true
+                    - name: undefined
+                      command: "true"
+                      delegate_to: "{{ no_such_host_var }}"
+                      ignore_errors: true
+                """, Map.of());
+        assertEquals(Status.IGNORED, status("nowhere", "n1"));
+        assertTrue(String.valueOf(results.get("nowhere/n1").get("msg")).contains("gives no host name"));
+        assertEquals(Status.IGNORED, status("undefined", "n1"));
+        assertEquals(List.of(), sshAsked);
+    }
 }
