@@ -149,7 +149,11 @@ public final class PlaybookLoader {
         // a templated path renders with the play's vars and -e
         if (varsFilesNode != null) {
             Map<String, Object> files = new LinkedHashMap<>();
-            for (Object f : listOf(src, varsFilesNode, "vars_files")) files.putAll(varsFile(src, varsFilesNode, dir.resolve(varsPath(src, varsFilesNode, f, vars))));
+            for (Object f : listOf(src, varsFilesNode, "vars_files")) {
+                Map<String, Object> seen = new LinkedHashMap<>(vars);
+                seen.putAll(files); // an earlier file's variables may name a later file (as in Ansible)
+                files.putAll(varsFile(src, varsFilesNode, dir.resolve(varsPath(src, varsFilesNode, f, seen))));
+            }
             vars.putAll(files);
         }
         List<Step> tasks = new ArrayList<>();

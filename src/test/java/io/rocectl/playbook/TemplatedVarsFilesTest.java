@@ -46,6 +46,19 @@ class TemplatedVarsFilesTest {
     }
 
     @Test
+    void anEarlierFileMayNameALaterOne() throws Exception {
+        Files.writeString(tmp.resolve("choose.yml"), "env: prod\n");
+        Play p = load("""
+                - hosts: all
+                  vars_files:
+                    - choose.yml
+                    - "{{ env }}.yml"
+                  tasks: []
+                """, Map.of());
+        assertEquals("prod", p.vars().get("level"));
+    }
+
+    @Test
     void anUndefinedVariableInThePathIsRefusedAtItsPlace() throws Exception {
         InputError e = assertThrows(InputError.class, () -> load("""
                 - hosts: all
