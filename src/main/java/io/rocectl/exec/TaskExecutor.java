@@ -97,6 +97,7 @@ final class TaskExecutor {
                     allSkipped = false;
                 }
                 if (r.status() == Status.UNREACHABLE) return r;
+                // (also under delegate_facts: Ansible's loop accumulates there too)
                 if ("set_fact".equals(task.module()) && r.data().get("ansible_facts") instanceof Map<?, ?> facts
                         && r.status() != Status.FAILED) {
                     // the next iteration sees this one's facts (an accumulator works), below -e as always
