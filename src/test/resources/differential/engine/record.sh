@@ -10,8 +10,8 @@ mkdir -p expected
 version=$(ansible-playbook --version | sed -n 1p)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck disable=SC2086 # $args is split into options on purpose
 if [ $# -eq 0 ]; then set -- cases/*.yaml; fi
+# shellcheck disable=SC2086 # $args is split into options on purpose
 for pb in "$@"; do
     pb=cases/$(basename "$pb" .yaml).yaml
     name=$(basename "$pb" .yaml)
