@@ -474,6 +474,10 @@ public final class PlaybookLoader {
         return out;
     }
 
+    private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode) {
+        return args(src, mod, key, value, argsNode, null, false);
+    }
+
     /**
      * @param localText    the argument text of {@code local_action: MODULE TEXT}, else null
      * @param localMapping {@code local_action} as a mapping: its {@code module} key is not an argument
