@@ -2,10 +2,12 @@
 # Records what real Ansible prints for every inventory case of the differential suite, so that
 # DifferentialInventoryTest can compare rocectl against it without Ansible installed.
 #
-#   src/test/resources/differential/record-inventory.sh        (needs ansible-core; run from anywhere)
+#   src/test/resources/differential/record-inventory.sh [CASE...]  (needs ansible-core; run from anywhere;
+#                                                                   CASE...: re-record only those)
 #
 # Each case is a directory inventory/cases/NAME/ with its inventory files and a file `commands`:
 # one check per line, run with the case directory as the working directory (blank and # lines skipped):
+# (INV may be A+B: ansible-inventory -i A -i B, inventories merged in order)
 #   list  INV               ansible-inventory -i INV --list
 #   host  INV HOST          ansible-inventory -i INV --host HOST
 #   graph INV               ansible-inventory -i INV --graph
@@ -25,15 +27,18 @@ export ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_LOCALHOST_WARNING=0 ANSIB
 unset ANSIBLE_CONFIG  # no ansible.cfg in the case directories: Ansible defaults
 export ANSIBLE_RETRY_FILES_ENABLED=0
 export PYTHONHASHSEED=0
-rm -rf "$here/expected"
+if [ $# -eq 0 ]; then rm -rf "$here/expected"; fi
 mkdir -p "$here/expected"
 {
   ansible --version | sed -n 1p
   echo "recorded by src/test/resources/differential/record-inventory.sh"
   echo "no ansible.cfg, PYTHONHASHSEED=0 LC_ALL=${LC_ALL:-unset}"
 } > "$here/expected/VERSION"
-for case in "$here"/cases/*/; do
+cases=("$here"/cases/*/)
+if [ $# -gt 0 ]; then cases=(); for c in "$@"; do cases+=("$here/cases/$c/"); done; fi
+for case in "${cases[@]}"; do
   name="$(basename "$case")"
+  rm -rf "$here/expected/$name"
   out="$here/expected/$name"
   mkdir -p "$out"
   n=0
@@ -45,13 +50,17 @@ for case in "$here"/cases/*/; do
     read -r -a w <<<"$line"
     kind="${w[0]}"
     inv="${w[1]}"
+    # INV may name several inventories joined by '+': each is one -i, in order
+    IFS='+' read -r -a invs <<<"$inv"
+    iargs=()
+    for x in "${invs[@]}"; do iargs+=(-i "$x"); done
     case "$kind" in
-      list)   cmd=(ansible-inventory -i "$inv" --list) ;;
-      host)   cmd=(ansible-inventory -i "$inv" --host "${w[2]}") ;;
-      graph)  cmd=(ansible-inventory -i "$inv" --graph) ;;
-      hosts)  cmd=(ansible -i "$inv" "${w[2]}" --list-hosts)
+      list)   cmd=(ansible-inventory "${iargs[@]}" --list) ;;
+      host)   cmd=(ansible-inventory "${iargs[@]}" --host "${w[2]}") ;;
+      graph)  cmd=(ansible-inventory "${iargs[@]}" --graph) ;;
+      hosts)  cmd=(ansible "${iargs[@]}" "${w[2]}" --list-hosts)
               if [ "${#w[@]}" -gt 3 ]; then cmd+=(--limit "${w[3]}"); fi ;;
-      groups) cmd=(ansible -i "$inv" localhost -c local -m debug -a var=groups) ;;
+      groups) cmd=(ansible "${iargs[@]}" localhost -c local -m debug -a var=groups) ;;
       *) echo "$name: unknown check '$kind'" >&2; exit 1 ;;
     esac
     set +e

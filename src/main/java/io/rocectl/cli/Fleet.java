@@ -57,6 +57,11 @@ final class Fleet implements HostInventory {
         java.util.Set<Path> keysSeen = new java.util.HashSet<>();
         for (String h : inventory.hosts()) {
             HostConn hc = inventory.connectionOf(h);
+            Object type = firstNonNull(inventory.varsFor(h).get("rocectl_connection"), inventory.varsFor(h).get("ansible_connection"));
+            if (type != null && !String.valueOf(type).contains("{{") && !CONNECTIONS.contains(String.valueOf(type).strip())) {
+                throw new InputError(inventory.file().toString(), 0, 0, "host '" + h + "': ansible_connection '" + type
+                        + "' is not supported by rocectl (ssh or local)");
+            }
             if (conn.privateKey == null && hc.privateKeyFile() != null && keysSeen.add(hc.privateKeyFile())) {
                 PrivateKeys.check(hc.privateKeyFile(), "ansible_ssh_private_key_file of host '" + h + "'", false);
             }
@@ -65,7 +70,7 @@ final class Fleet implements HostInventory {
 
     static Fleet load(InventoryOptions inv, ConnectionOptions conn) {
         // a missing path is "inventory not found", unless it is a host list (a,b,)
-        return new Fleet(InventoryLoader.load(inv.inventory), conn);
+        return new Fleet(InventoryLoader.load(inv.sources()), conn);
     }
 
     Inventory inventory() {
@@ -97,7 +102,9 @@ final class Fleet implements HostInventory {
 
     /** Where and how to log in to a host. */
     Target target(String host) {
-        HostConn hc = inventory.connectionOf(host);
+        // a delegate_to host outside the inventory is reached by its name, with the defaults (as Ansible)
+        HostConn hc = inventory.hasHost(host) || inventory.isImplicitLocalhost(host) ? inventory.connectionOf(host)
+                : new HostConn(host, null, null, null, null, null, List.of());
         String alias = hc.address() != null ? hc.address() : host;
         String address = firstNonNull(sshConfig.get(alias, "HostName"), alias);
         int port = hc.port() != null ? hc.port() : parsePort(sshConfig.get(alias, "Port"));
@@ -142,7 +149,10 @@ final class Fleet implements HostInventory {
         }
     }
 
-    private static String firstNonNull(String a, String b) {
+    /** The connection types rocectl has (Ansible's ssh-like ones all run over its SSH). */
+    private static final Set<String> CONNECTIONS = Set.of("ssh", "smart", "paramiko", "paramiko_ssh", "local");
+
+    private static <T> T firstNonNull(T a, T b) {
         return a != null ? a : b;
     }
 }

@@ -21,8 +21,9 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "inventory", mixinStandardHelpOptions = true, description = "Show the inventory as rocectl reads it.")
 public final class InventoryCommand implements Callable<Integer> {
-    @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY", description = "Inventory file, directory or host list (a,b,).")
-    Path file;
+    @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY",
+            description = "Inventory file, directory, executable script or host list (a,b,); several are merged in order.")
+    List<Path> files;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Mode mode;
@@ -44,7 +45,7 @@ public final class InventoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Inventory inv = InventoryLoader.load(file);
+        Inventory inv = InventoryLoader.load(files);
         if (mode.list) System.out.print(InventoryRender.listJson(inv));
         else if (mode.graph) System.out.print(InventoryRender.graph(inv));
         else if (mode.host != null) System.out.print(InventoryRender.hostJson(inv, mode.host));

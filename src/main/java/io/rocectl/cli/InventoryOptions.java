@@ -5,12 +5,28 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** {@code -i INVENTORY} and {@code -l PATTERN}, shared by every command that targets hosts. */
 public final class InventoryOptions {
-    @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY",
-            description = "Inventory file (Ansible INI or YAML), directory, or host list (a,b,).")
+    /** The first inventory source (commands that build their own inventory set only this). */
     Path inventory;
+
+    /** Every {@code -i}, in order (empty when {@link #inventory} was set directly). */
+    private List<Path> sources = List.of();
+
+    @Option(names = {"-i", "--inventory"}, required = true, paramLabel = "INVENTORY",
+            description = "Inventory file (Ansible INI or YAML, or an executable script), directory, or host list (a,b,);"
+                    + " given several times, the inventories are merged in order (as ansible-playbook).")
+    void inventories(List<Path> paths) {
+        sources = List.copyOf(paths);
+        inventory = paths.isEmpty() ? null : paths.get(0);
+    }
+
+    /** The inventory sources, in the order given. */
+    List<Path> sources() {
+        return sources.isEmpty() ? List.of(inventory) : sources;
+    }
 
     @Option(names = {"-l", "--limit"}, paramLabel = "PATTERN",
             description = "Only hosts matching this pattern (all, groups, globs, ranges, a:b, a:&b, a:!b, @file).")

@@ -66,7 +66,7 @@ public final class RunCommand implements Callable<Integer> {
         boolean json = out.json();
         Map<String, Object> extra = ExtraVars.parse(extraVars);
         Fleet fleet = Fleet.load(inv, conn);
-        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
+        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
         RunOptions opts = new RunOptions(fleet.forks(), check, diff, inv.limit(), tags, skipTags, extra,
                 become ? Boolean.TRUE : null, fleet.commandTimeout(), RetryFiles.dir());
         if (listHosts || listTasks || syntaxCheck) {

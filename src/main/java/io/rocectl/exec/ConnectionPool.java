@@ -1,6 +1,7 @@
 package io.rocectl.exec;
 
 import io.rocectl.transport.Connection;
+import io.rocectl.transport.LocalConnection;
 import io.rocectl.transport.TransportException;
 
 import java.util.Map;
@@ -14,6 +15,8 @@ public final class ConnectionPool implements AutoCloseable {
     private final Connector connector;
     private final Map<String, Object> conns = new ConcurrentHashMap<>();
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
+    /** Key prefix of local connections in {@code conns} (no inventory name has a NUL). */
+    private static final String LOCAL = "\0local:";
 
     public ConnectionPool(Connector connector) {
         this.connector = connector;
@@ -36,6 +39,14 @@ public final class ConnectionPool implements AutoCloseable {
         }
         if (c instanceof TransportException e) throw new TransportException(e.getMessage(), e);
         return (Connection) c;
+    }
+
+    /**
+     * The host's local connection ({@code connection: local}, {@code ansible_connection: local},
+     * the implicit localhost): commands run on this machine, as the host's name.
+     */
+    public Connection local(String host) {
+        return (Connection) conns.computeIfAbsent(LOCAL + host, k -> new LocalConnection(host));
     }
 
     /** A new, separate connection (the pooled one stays). */

@@ -60,7 +60,7 @@ final class PlayRun {
         List<Step> steps = new ArrayList<>();
         if (play.gatherFacts() && ctx.modules().find("setup") != null) {
             steps.add(Task.builder("setup").name("Gathering Facts").tags(Set.of("always")).noLog(play.noLog())
-                    .mark(play.mark()).build());
+                    .mark(play.mark()).options(play.options()).build());
         }
         int from = 0;
         for (int n : play.sections()) {
@@ -256,10 +256,10 @@ final class PlayRun {
         ctx.listener().onTaskStart(t.displayName(), run);
         List<HostResult> results = new ArrayList<>();
         if (run.size() == 1) {
-            results.add(runOn(t, run.get(0), scopeVars));
+            results.add(throttled(t, run.get(0), scopeVars));
         } else {
             List<Future<HostResult>> fs = new ArrayList<>();
-            for (String h : run) fs.add(submit(() -> runOn(t, h, scopeVars)));
+            for (String h : run) fs.add(submit(() -> throttled(t, h, scopeVars)));
             results.addAll(await(fs));
         }
         if (t.runOnce() && !results.isEmpty()) {
@@ -278,6 +278,23 @@ final class PlayRun {
         }
         ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
         return results;
+    }
+
+    /** One slot per {@code throttle} of a task, shared by all hosts running it (also under the free strategy). */
+    private final Map<Task, java.util.concurrent.Semaphore> throttles =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
+    /** {@link #runOn}, with at most {@code throttle} hosts of the task at once (forks still bound them all). */
+    private HostResult throttled(Task t, String host, Map<String, Object> scopeVars) throws InterruptedException {
+        int n = t.options().throttle();
+        if (n <= 0) return runOn(t, host, scopeVars);
+        java.util.concurrent.Semaphore slots = throttles.computeIfAbsent(t, k -> new java.util.concurrent.Semaphore(n));
+        slots.acquire();
+        try {
+            return runOn(t, host, scopeVars);
+        } finally {
+            slots.release();
+        }
     }
 
     private HostResult runOn(Task t, String host, Map<String, Object> scopeVars) throws InterruptedException {

@@ -51,10 +51,11 @@ public final class PlaybookRunner {
         Map<Play, List<String>> out = new LinkedHashMap<>();
         List<String> limit = opts.limit() == null ? null : inventory.resolve(opts.limit());
         for (Play p : pb.plays()) {
+            refuseRoutedControllerTasks(p.tasks());
             List<String> hs;
             try {
-                hs = new ArrayList<>(inventory.resolve(p.hosts()));
-            } catch (InputError e) {
+                hs = new ArrayList<>(inventory.resolve(hostsOf(p)));
+            } catch (InputError | io.rocectl.template.TemplateException e) {
                 Mark m = p.mark();
                 throw new InputError(m.file(), m.line(), m.column(), "hosts '" + p.hosts() + "': " + e.getMessage());
             }
@@ -62,6 +63,41 @@ public final class PlaybookRunner {
             out.put(p, hs);
         }
         return out;
+    }
+
+    /**
+     * A controller module (it runs once for the play, from here, over its own connections) cannot
+     * be delegated: refused before any host is contacted rather than ignored.
+     */
+    private void refuseRoutedControllerTasks(List<io.rocectl.playbook.Step> steps) {
+        for (io.rocectl.playbook.Step st : steps) {
+            if (st instanceof io.rocectl.playbook.Block b) {
+                refuseRoutedControllerTasks(b.block());
+                refuseRoutedControllerTasks(b.rescue());
+                refuseRoutedControllerTasks(b.always());
+            } else if (st instanceof io.rocectl.playbook.Task t && modules.find(t.module()) instanceof ControllerModule
+                    && t.options().delegates()) {
+                Mark m = t.mark();
+                throw new InputError(m.file(), m.line(), m.column(), "module '" + t.module() + "' runs on the controller"
+                        + " for the whole play: 'delegate_to' and 'local_action' do not apply to it");
+            }
+        }
+    }
+
+    /** The play's host pattern; a template renders with the play's vars and -e (as Ansible, no host vars). */
+    private String hostsOf(Play p) {
+        if (!io.rocectl.template.Templar.isTemplate(p.hosts())) return p.hosts();
+        io.rocectl.template.Templar t = io.rocectl.template.Templar.get();
+        Map<String, Object> v = new LinkedHashMap<>();
+        p.vars().forEach((k, x) -> v.put(k, t.deferred(x, v)));
+        opts.extraVars().forEach((k, x) -> v.put(k, t.deferred(x, v)));
+        Object r = t.render(p.hosts(), v);
+        if (r instanceof List<?> l) {
+            List<String> parts = new ArrayList<>();
+            for (Object o : l) parts.add(String.valueOf(o));
+            return String.join(",", parts);
+        }
+        return String.valueOf(r);
     }
 
     public Recap run(Playbook pb, ConnectionPool pool) throws InterruptedException {
@@ -86,7 +122,7 @@ public final class PlaybookRunner {
         }
         RunContext ctx = new RunContext(inventory, modules, opts, listener, cancel, hosts,
                 new HostVarsView(java.util.Collections.unmodifiableMap(everyHost)), playbookDir, pool,
-                new TaskExecutor(modules, pool, opts), forks, state);
+                new TaskExecutor(modules, pool, opts, this::delegateVars, everyHost::get), forks, state);
         try {
             for (Map.Entry<Play, List<String>> e : plan.entrySet()) {
                 if (cancel.requested()) break;
@@ -105,6 +141,15 @@ public final class PlaybookRunner {
                 cancel.requested());
         listener.onRecap(recap);
         return recap;
+    }
+
+    /** A delegate's inventory variables; a name outside the inventory has none (as Ansible's new Host). */
+    private Map<String, Object> delegateVars(String host) {
+        try {
+            return inventory.varsFor(host);
+        } catch (InputError notInInventory) {
+            return Map.of();
+        }
     }
 
     private Path writeRetry(Playbook pb, List<String> failed, List<String> unreachable) {

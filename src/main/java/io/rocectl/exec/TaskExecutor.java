@@ -8,16 +8,20 @@ import io.rocectl.module.ModuleRegistry;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
 import io.rocectl.playbook.Task;
+import io.rocectl.playbook.TaskOptions;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
+import io.rocectl.transport.LocalConnection;
 import io.rocectl.transport.TransportException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -29,11 +33,22 @@ final class TaskExecutor {
     private final ConnectionPool pool;
     private final RunOptions opts;
     private final Templar templar = Templar.get();
+    /** A delegate's inventory variables (empty outside the inventory). */
+    private final Function<String, Map<String, Object>> delegateVars;
+    /** A host's state by name (null for a host the run does not know): where delegated facts go. */
+    private final Function<String, HostState> states;
 
     TaskExecutor(ModuleRegistry modules, ConnectionPool pool, RunOptions opts) {
+        this(modules, pool, opts, h -> Map.of(), h -> null);
+    }
+
+    TaskExecutor(ModuleRegistry modules, ConnectionPool pool, RunOptions opts,
+                 Function<String, Map<String, Object>> delegateVars, Function<String, HostState> states) {
         this.modules = modules;
         this.pool = pool;
         this.opts = opts;
+        this.delegateVars = delegateVars;
+        this.states = states;
     }
 
     /**
@@ -82,6 +97,7 @@ final class TaskExecutor {
                     allSkipped = false;
                 }
                 if (r.status() == Status.UNREACHABLE) return r;
+                // (also under delegate_facts: Ansible's loop accumulates there too)
                 if ("set_fact".equals(task.module()) && r.data().get("ansible_facts") instanceof Map<?, ?> facts
                         && r.status() != Status.FAILED) {
                     // the next iteration sees this one's facts (an accumulator works), below -e as always
@@ -119,40 +135,63 @@ final class TaskExecutor {
     private HostResult once(HostState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
             throws InterruptedException {
         Module module = modules.find(task.module());
-        int attempts = task.retries() == null ? 1 : task.retries() + 1;
+        // Ansible 2.14: until with retries N runs up to N + 1 times; retries 0 runs once, until unchecked
+        boolean retrying = task.until() != null && task.retries() != null && task.retries() > 0;
+        int attempts = retrying ? task.retries() + 1 : 1;
         Map<String, Object> data = Map.of();
         ModuleResult mr = null;
         boolean changed = false;
         boolean failed = false;
+        TaskOptions to = task.options();
+        Route route;
+        try {
+            String delegate = to.delegates() ? String.valueOf(templar.render(to.delegateTo(), vars)).strip() : null;
+            if (delegate != null && (delegate.isEmpty() || delegate.equals("null"))) {
+                throw new IllegalArgumentException("delegate_to '" + to.delegateTo() + "' gives no host name");
+            }
+            route = Route.of(host.name, delegate, to, vars, delegate == null ? Map.of() : delegateVars.apply(delegate));
+        } catch (IllegalArgumentException e) {
+            return new HostResult(host.name, task.displayName(), task.ignoreErrors() ? Status.IGNORED : Status.FAILED,
+                    e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
+        }
+        boolean check = to.checkMode() != null ? to.checkMode() : opts.check();
+        boolean diff = to.diff() != null ? to.diff() : opts.diff();
+        // the task keyword timeout bounds the whole action (its commands share one deadline), as Ansible's
+        Duration timeout = to.timeout() > 0 && to.timeout() < opts.commandTimeout().toSeconds()
+                ? Duration.ofSeconds(to.timeout()) : opts.commandTimeout();
         for (int attempt = 1; attempt <= attempts; attempt++) {
             Connection conn;
             try {
-                conn = pool.get(host.name);
+                conn = route.local() ? pool.local(route.host()) : pool.get(route.host());
+                // per attempt, as Ansible's alarm around each run of the action
+                if (to.timeout() > 0) conn = new DeadlineConnection(conn, System.nanoTime() + to.timeout() * 1_000_000_000L);
             } catch (TransportException e) {
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             }
             Map<String, Object> args = renderArgs(task, vars);
             Supplier<Connection> reconnect = () -> {
+                if (route.local()) return new LocalConnection(route.host());
                 try {
-                    return pool.fresh(host.name);
+                    return pool.fresh(route.host());
                 } catch (TransportException e) {
-                    throw new ModuleException("cannot open a new connection to " + host.name + ": " + e.getMessage(), e);
+                    throw new ModuleException("cannot open a new connection to " + route.host() + ": " + e.getMessage(), e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new ModuleException("interrupted while reconnecting");
                 }
             };
-            TaskContext ctx = new TaskContext(host.name, conn, args, templar.resolved(vars), opts.check(), opts.diff(), become,
-                    opts.commandTimeout(), reconnect);
+            TaskContext ctx = new TaskContext(host.name, conn, args, templar.resolved(vars), check, diff, become,
+                    timeout, reconnect);
             try {
                 mr = module.run(ctx);
             } catch (TransportException e) {
-                pool.drop(host.name);
+                if (!route.local()) pool.drop(route.host());
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             } catch (CommandTimeoutException e) {
-                mr = ModuleResult.failed(e.getMessage());
+                mr = ModuleResult.failed(to.timeout() > 0 ? "The " + task.module() + " action failed to execute in the"
+                        + " expected time frame (" + to.timeout() + ") and was terminated" : e.getMessage());
             } catch (ModuleException e) {
                 mr = ModuleResult.failed(e.getMessage());
             }
@@ -160,7 +199,7 @@ final class TaskExecutor {
             d.put("changed", mr.changed());
             d.put("failed", mr.failed());
             if (!mr.msg().isEmpty()) d.putIfAbsent("msg", mr.msg());
-            if (attempt > 1) d.put("attempts", attempt);
+            if (retrying) d.put("attempts", attempt);
             Map<String, Object> cv = new LinkedHashMap<>(vars);
             if (task.register() != null) cv.put(task.register(), d);
             changed = task.changedWhen() != null ? templar.condition(task.changedWhen(), cv) : mr.changed();
@@ -168,18 +207,24 @@ final class TaskExecutor {
             d.put("changed", changed);
             d.put("failed", failed);
             data = d;
-            if (task.until() == null) break;
-            if (templar.condition(task.until(), cv) && !failed) break;
+            if (!retrying) break;
+            // as Ansible: until alone ends the retries (failed_when has already decided failed)
+            if (templar.condition(task.until(), cv)) break;
             if (attempt < attempts) Thread.sleep(task.delay() * 1000L);
             else {
-                failed = true;
+                // retries exhausted: the registered result is failed with attempts = retries (Ansible
+                // 2.14's count); the task's status follows failed_when when there is one
                 d.put("failed", true);
-                d.put("msg", "retries exhausted (" + attempts + " attempts): " + mr.msg());
+                d.put("attempts", task.retries());
+                if (task.failedWhen() == null) failed = true;
             }
         }
         if (!mr.facts().isEmpty() && !failed) {
-            if ("set_fact".equals(task.module())) host.registered.putAll(mr.facts());
-            else host.facts.putAll(mr.facts());
+            // delegate_facts: true gives the facts to the delegate, else they are the task's host's
+            HostState owner = Boolean.TRUE.equals(to.delegateFacts()) && !route.host().equals(host.name)
+                    ? states.apply(route.host()) : host;
+            if (owner != null && "set_fact".equals(task.module())) owner.registered.putAll(mr.facts());
+            else if (owner != null) owner.facts.putAll(mr.facts());
         }
         if (label == null) register(host, task, data);
         boolean skipped = Boolean.TRUE.equals(data.get("skipped"));

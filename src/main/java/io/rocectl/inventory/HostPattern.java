@@ -151,6 +151,7 @@ public final class HostPattern {
     private List<String> term(String body) {
         if (body.startsWith("@")) return new ArrayList<>(fromFile(body.substring(1)));
         List<String> found = match(body);
+        if (found == null && inv.isImplicitLocalhost(body)) return List.of(body);
         if (found == null) throw noMatch(body);
         return found;
     }

@@ -121,8 +121,26 @@ public final class Inventory {
         return out;
     }
 
+    /** Names Ansible gives an implicit local host when the inventory does not define them. */
+    private static final Set<String> LOCALHOST = Set.of("localhost", "127.0.0.1", "::1");
+
+    /**
+     * Whether the name is Ansible's implicit localhost here: {@code localhost}, {@code 127.0.0.1}
+     * or {@code ::1} when the inventory does not define it. It runs over a local connection, has
+     * the {@code all} group's variables, is in no group and is not matched by {@code all}.
+     */
+    public boolean isImplicitLocalhost(String name) {
+        return LOCALHOST.contains(name) && !hosts.containsKey(name);
+    }
+
     /** The host's variables merged with Ansible's precedence (see the class comment). */
     public Map<String, Object> varsFor(String host) {
+        if (isImplicitLocalhost(host)) {
+            Map<String, Object> v = new LinkedHashMap<>(groups.get("all").vars());
+            v.putAll(groupVarsFiles("all"));
+            v.put("ansible_connection", "local");
+            return v;
+        }
         Host h = requireHost(host);
         List<String> order = groupsOf(host);
         Map<String, Object> merged = new LinkedHashMap<>();

@@ -56,6 +56,11 @@ final class InventoryBuilder {
         addHost(group, host, vars, null);
     }
 
+    /** Merges variables into a host that was added already (an inventory script's host vars). */
+    void hostVars(String host, Map<String, Object> vars) {
+        hosts.computeIfAbsent(host, k -> new LinkedHashMap<>()).putAll(vars);
+    }
+
     /**
      * Adds the host to the group and merges its inline vars; a {@code host:port} port is kept only
      * when the host is new (Ansible's {@code Host(name, port)}: a later {@code host:other} keeps the

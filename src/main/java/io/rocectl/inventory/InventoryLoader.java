@@ -63,6 +63,41 @@ public final class InventoryLoader {
     }
 
     /**
+     * Several inventories as one, as {@code ansible-playbook -i A -i B} reads them: each source
+     * (file, directory, script or host list) in the order given into the same groups and hosts,
+     * a later source's variables over an earlier one's, and the {@code group_vars/} and
+     * {@code host_vars/} beside each source, a later source's over an earlier one's. Errors name
+     * the source. One source is {@link #load(Path)}.
+     */
+    public static Inventory load(List<Path> paths) {
+        if (paths.size() == 1) return load(paths.get(0));
+        InventoryBuilder b = new InventoryBuilder();
+        List<Path> dirs = new ArrayList<>();
+        for (Path path : paths) {
+            if (Files.isDirectory(path)) {
+                dirs.add(path);
+                for (Path f : files(path)) parseFile(f, b);
+            } else if (Files.isRegularFile(path)) {
+                dirs.add(path.toAbsolutePath().getParent());
+                parseFile(path, b);
+            } else if (!Files.exists(path) && path.toString().contains(",")) {
+                hostList(path.toString(), b);
+            } else {
+                throw new InputError(path.toString(), 0, 0, "inventory not found");
+            }
+        }
+        Map<String, Map<String, Object>> groupVars = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, Object>> hostVars = new java.util.LinkedHashMap<>();
+        for (Path dir : dirs) {
+            VarsDirs.load(dir.resolve("group_vars"), b.groupNames())
+                    .forEach((g, v) -> groupVars.computeIfAbsent(g, k -> new java.util.LinkedHashMap<>()).putAll(v));
+            VarsDirs.load(dir.resolve("host_vars"), b.hostNames())
+                    .forEach((h, v) -> hostVars.computeIfAbsent(h, k -> new java.util.LinkedHashMap<>()).putAll(v));
+        }
+        return b.build(paths.get(0), groupVars, hostVars);
+    }
+
+    /**
      * An inventory of ungrouped hosts from a comma-separated list ({@code -i a,b:2222,}), as
      * Ansible's {@code host_list} plugin reads it ({@link HostSpec#listEntry}: no ranges, so
      * {@code gpu[01-04],} is one host of that name; a repeated host keeps its first port).
@@ -70,6 +105,11 @@ public final class InventoryLoader {
      */
     public static Inventory fromHostList(String list, Path baseDir) {
         InventoryBuilder b = new InventoryBuilder();
+        hostList(list, b);
+        return b.build(baseDir.resolve("(host list)"), Map.of(), Map.of());
+    }
+
+    private static void hostList(String list, InventoryBuilder b) {
         for (String entry : list.split(",")) {
             String e = entry.strip();
             if (e.isEmpty()) continue;
@@ -82,11 +122,14 @@ public final class InventoryLoader {
             String h = spec.names().get(0);
             if (!b.hostNames().contains(h)) b.addHost(InventoryBuilder.UNGROUPED, h, Map.of(), spec.port());
         }
-        return b.build(baseDir.resolve("(host list)"), Map.of(), Map.of());
     }
 
     private static void parseFile(Path f, InventoryBuilder b) {
         String file = f.toString();
+        if (ScriptInventory.accepts(f)) {
+            ScriptInventory.parse(f, b);
+            return;
+        }
         String text = YamlReader.readText(f, file); // size limit, strict UTF-8 (INI too)
         String name = f.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".yml") || name.endsWith(".yaml") || name.endsWith(".json")) {

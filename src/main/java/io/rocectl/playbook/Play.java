@@ -14,9 +14,23 @@ import java.util.Set;
  *                           engine flushes handlers at the end of each (as Ansible does)
  * @param become             null when not set
  * @param noLog              {@code no_log} at play level (its tasks inherit it; also hides fact gathering)
+ * @param options            play-level connection, check_mode, diff, throttle (its tasks inherit them;
+ *                           fact gathering uses them)
  */
 public record Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
                    List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
                    List<Step> tasks, List<Integer> sections, List<Task> handlers, Set<String> tags,
-                   boolean noLog, Mark mark) {
+                   boolean noLog, Mark mark, TaskOptions options) {
+    public Play {
+        if (options == null) options = TaskOptions.NONE;
+    }
+
+    /** A play without play-level task options. */
+    public Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
+                List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
+                List<Step> tasks, List<Integer> sections, List<Task> handlers, Set<String> tags,
+                boolean noLog, Mark mark) {
+        this(name, hosts, vars, gatherFacts, become, serial, maxFailPercentage, anyErrorsFatal, strategy, tasks,
+                sections, handlers, tags, noLog, mark, TaskOptions.NONE);
+    }
 }

@@ -32,24 +32,35 @@ import java.util.TreeSet;
 public final class PlaybookLoader {
     static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
-            "handlers", "tags", "remote_user", "become_user", "no_log");
+            "handlers", "tags", "remote_user", "become_user", "no_log", "connection", "check_mode", "diff", "throttle");
     static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
-            "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user");
+            "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user",
+            "connection", "delegate_to", "delegate_facts", "local_action", "check_mode", "diff", "throttle", "timeout");
     /** The {@code meta} actions the engine carries out. */
     static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
             "clear_facts", "reset_connection");
     private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
-            "import_tasks", "include_role", "import_role", "delegate_to", "local_action", "environment");
+            "import_tasks", "include_role", "import_role", "environment");
+    /** The connection types rocectl has: {@code ssh} (also Ansible's {@code smart}/{@code paramiko}) and {@code local}. */
+    static final Set<String> CONNECTIONS = Set.of("ssh", "smart", "paramiko", "local");
 
     /** Why {@code remote_user} is refused (play or task): one SSH user per host, from the inventory. */
     static final String REMOTE_USER = "'remote_user' is not supported by rocectl: the SSH user comes from the "
             + "inventory (ansible_user) or -u/--user";
 
     private final ModuleRegistry modules;
+    /** {@code -e} values: templated {@code vars_files} paths may use them (and the play's vars). */
+    private Map<String, Object> extraVars = Map.of();
 
     public PlaybookLoader(ModuleRegistry modules) {
         this.modules = modules;
+    }
+
+    /** The run's extra variables, for templated {@code vars_files} paths. */
+    public PlaybookLoader withExtraVars(Map<String, Object> extra) {
+        this.extraVars = Map.copyOf(extra);
+        return this;
     }
 
     public Playbook load(Path file) {
@@ -89,11 +100,13 @@ public final class PlaybookLoader {
         boolean anyFatal = false;
         String strategy = "linear";
         boolean noLog = false;
+        TaskOptions options = TaskOptions.NONE;
         Set<String> tags = new LinkedHashSet<>();
         List<YamlNode> pre = new ArrayList<>();
         List<YamlNode> main = new ArrayList<>();
         List<YamlNode> post = new ArrayList<>();
         YamlNode handlersNode = null;
+        YamlNode varsFilesNode = null;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
             YamlNode v = t.getValueNode();
@@ -108,9 +121,7 @@ public final class PlaybookLoader {
                     checkTemplates(src, v);
                     vars.putAll(stringMap(src, v, "vars"));
                 }
-                case "vars_files" -> {
-                    for (Object f : listOf(src, v, key)) vars.putAll(varsFile(src, v, dir.resolve(String.valueOf(f))));
-                }
+                case "vars_files" -> varsFilesNode = v;
                 case "gather_facts" -> gather = bool(src, v, key);
                 case "become" -> become = bool(src, v, key);
                 case "serial" -> serial = serial(src, v);
@@ -129,21 +140,33 @@ public final class PlaybookLoader {
                 case "handlers" -> handlersNode = v;
                 case "no_log" -> noLog = bool(src, v, key);
                 case "become_user" -> becomeUser(src, v);
+                case "connection", "check_mode", "diff", "throttle" -> options = option(src, options, key, v);
                 default -> throw src.error(t.getKeyNode(), REMOTE_USER);
             }
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
+        // vars_files are above the play's vars (Ansible's precedence), whatever their order in the play;
+        // a templated path renders with the play's vars and -e
+        if (varsFilesNode != null) {
+            Map<String, Object> files = new LinkedHashMap<>();
+            for (Object f : listOf(src, varsFilesNode, "vars_files")) {
+                Map<String, Object> seen = new LinkedHashMap<>(vars);
+                seen.putAll(files); // an earlier file's variables may name a later file (as in Ansible)
+                files.putAll(varsFile(src, varsFilesNode, dir.resolve(varsPath(src, varsFilesNode, f, seen))));
+            }
+            vars.putAll(files);
+        }
         List<Step> tasks = new ArrayList<>();
         List<Integer> sections = new ArrayList<>();
         for (List<YamlNode> part : List.of(pre, main, post)) {
             if (part.isEmpty()) continue;
             int before = tasks.size();
-            for (YamlNode n : part) tasks.addAll(taskList(src, n, tags, List.of(), false, noLog));
+            for (YamlNode n : part) tasks.addAll(withOptions(taskList(src, n, tags, List.of(), false, noLog), options));
             sections.add(tasks.size() - before);
         }
         List<Task> handlers = new ArrayList<>();
         if (handlersNode != null) {
-            for (Step st : taskList(src, handlersNode, tags, List.of(), true, noLog)) {
+            for (Step st : withOptions(taskList(src, handlersNode, tags, List.of(), true, noLog), options)) {
                 if (!(st instanceof Task h)) {
                     Mark mk = st.mark();
                     throw new InputError(mk.file(), mk.line(), mk.column(), "a block in 'handlers' is not supported");
@@ -158,7 +181,8 @@ public final class PlaybookLoader {
         }
         checkNotify(src, tasks, handlerNames);
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
-                strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node));
+                strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node),
+                options);
     }
 
     private void checkNotify(YamlSource src, List<Step> steps, Set<String> handlers) {
@@ -217,6 +241,9 @@ public final class PlaybookLoader {
         YamlNode alwaysNode = null;
         List<String> listen = List.of();
         boolean noLog = inheritedNoLog;
+        TaskOptions options = TaskOptions.NONE;
+        String localText = null;
+        boolean localAction = false;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
             YamlNode v = t.getValueNode();
@@ -299,17 +326,31 @@ public final class PlaybookLoader {
                 case "args" -> argsNode = v;
                 case "listen" -> listen = stringList(src, v, key);
                 case "no_log" -> noLog = bool(src, v, key);
+                case "connection", "delegate_to", "delegate_facts", "check_mode", "diff", "throttle", "timeout" ->
+                        options = option(src, options, key, v);
+                case "local_action" -> {
+                    // local_action: MODULE ARGS, or a mapping with 'module': delegate_to localhost
+                    if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and 'local_action'");
+                    String[] call = localAction(src, v);
+                    module = call[0];
+                    localText = call[1];
+                    localAction = true;
+                    moduleKey = t.getKeyNode();
+                    moduleValue = v;
+                    options = new TaskOptions(options.connection(), "localhost", options.delegateFacts(),
+                            options.checkMode(), options.diff(), options.throttle(), options.timeout());
+                }
                 default -> becomeUser(src, v);
             }
         }
         Mark mark = src.mark(node);
         if (blockNode != null) {
             if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
-            List<Step> block = inherit(taskList(src, blockNode, tags, when, handler, noLog), ignore, become);
+            List<Step> block = withOptions(inherit(taskList(src, blockNode, tags, when, handler, noLog), ignore, become), options);
             List<Step> rescue = rescueNode == null ? List.of()
-                    : inherit(taskList(src, rescueNode, tags, when, handler, noLog), ignore, become);
+                    : withOptions(inherit(taskList(src, rescueNode, tags, when, handler, noLog), ignore, become), options);
             List<Step> always = alwaysNode == null ? List.of()
-                    : inherit(taskList(src, alwaysNode, tags, when, handler, noLog), ignore, become);
+                    : withOptions(inherit(taskList(src, alwaysNode, tags, when, handler, noLog), ignore, become), options);
             return new Block(name, vars, block, rescue, always, tags, mark);
         }
         if (rescueNode != null || alwaysNode != null) {
@@ -325,12 +366,90 @@ public final class PlaybookLoader {
             b = Task.builder(Task.META).args(Map.of("_raw_params", src.scalar(moduleValue, "a meta action")));
         } else {
             Module mod = modules.find(module);
-            b = Task.builder(mod.name()).args(args(src, mod, module, moduleValue, argsNode));
+            if (mod == null) throw src.error(moduleValue, "unknown module '" + module + "'"
+                    + DidYouMean.hint(module, new TreeSet<>(modules.all().keySet())));
+            b = Task.builder(mod.name()).args(args(src, mod, module, moduleValue, argsNode, localText,
+                    localAction && localText == null));
         }
         return b.name(name).when(when).loop(loop).loopControl(lc).register(register).changedWhen(changedWhen)
                 .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
                 .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
-                .mark(mark).build();
+                .mark(mark).options(options).build();
+    }
+
+    /** One of the {@link TaskOptions} keywords (play, block or task), checked and set. */
+    private static TaskOptions option(YamlSource src, TaskOptions o, String key, YamlNode v) {
+        return switch (key) {
+            case "connection" -> {
+                String c = str(src, v, key);
+                if (c == null || !CONNECTIONS.contains(c)) {
+                    throw src.error(v, "connection '" + c + "' is not supported by rocectl (ssh or local)"
+                            + DidYouMean.hint(String.valueOf(c), CONNECTIONS));
+                }
+                yield new TaskOptions(c, o.delegateTo(), o.delegateFacts(), o.checkMode(), o.diff(), o.throttle(), o.timeout());
+            }
+            case "delegate_to" -> {
+                String d = str(src, v, key);
+                if (d == null || d.isBlank()) throw src.error(v, "'delegate_to' is empty");
+                checkTemplates(src, v);
+                yield new TaskOptions(o.connection(), d, o.delegateFacts(), o.checkMode(), o.diff(), o.throttle(), o.timeout());
+            }
+            case "delegate_facts" -> new TaskOptions(o.connection(), o.delegateTo(), bool(src, v, key), o.checkMode(),
+                    o.diff(), o.throttle(), o.timeout());
+            case "check_mode" -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), bool(src, v, key),
+                    o.diff(), o.throttle(), o.timeout());
+            case "diff" -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), o.checkMode(),
+                    bool(src, v, key), o.throttle(), o.timeout());
+            case "throttle" -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), o.checkMode(), o.diff(),
+                    positive(src, v, key), o.timeout());
+            default -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), o.checkMode(), o.diff(),
+                    o.throttle(), positive(src, v, key));
+        };
+    }
+
+    private static int positive(YamlSource src, YamlNode v, String key) {
+        int n = integer(src, v, key);
+        if (n < 0) throw src.error(v, "'" + key + "' must be 0 or more, got '" + n + "'");
+        return n;
+    }
+
+    /** {@code local_action}'s module and, for the string form, its argument text (null for the mapping form). */
+    private String[] localAction(YamlSource src, YamlNode v) {
+        String module;
+        String text = null;
+        if (v instanceof YamlMapping mn) {
+            module = null;
+            for (YamlEntry e : mn.getValue()) {
+                if ("module".equals(src.scalar(e.getKeyNode(), "an argument name"))) module = str(src, e.getValueNode(), "module");
+            }
+            if (module == null) throw src.error(v, "'local_action' needs a 'module' key (or the form 'local_action: MODULE ARGS')");
+        } else {
+            String s = src.scalar(v, "'local_action'").strip();
+            if (s.isEmpty()) throw src.error(v, "'local_action' is empty");
+            int sp = s.indexOf(' ');
+            module = sp < 0 ? s : s.substring(0, sp);
+            text = sp < 0 ? "" : s.substring(sp + 1).strip();
+        }
+        if (modules.find(module) == null || Task.META.equals(module)) {
+            throw src.error(v, "unknown module '" + module + "'" + DidYouMean.hint(module, new TreeSet<>(modules.all().keySet())));
+        }
+        return new String[] {module, text};
+    }
+
+    /** Block or play options under the given steps' own (their own settings win). */
+    static List<Step> withOptions(List<Step> steps, TaskOptions outer) {
+        if (outer.equals(TaskOptions.NONE)) return steps;
+        List<Step> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Task t) {
+                out.add(t.toBuilder().options(t.options().under(outer)).build());
+            } else {
+                Block k = (Block) s;
+                out.add(new Block(k.name(), k.vars(), withOptions(k.block(), outer), withOptions(k.rescue(), outer),
+                        withOptions(k.always(), outer), k.tags(), k.mark()));
+            }
+        }
+        return out;
     }
 
     /**
@@ -356,13 +475,26 @@ public final class PlaybookLoader {
     }
 
     private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode) {
+        return args(src, mod, key, value, argsNode, null, false);
+    }
+
+    /**
+     * @param localText    the argument text of {@code local_action: MODULE TEXT}, else null
+     * @param localMapping {@code local_action} as a mapping: its {@code module} key is not an argument
+     */
+    private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode,
+                                     String localText, boolean localMapping) {
         ArgSpec spec = mod.args();
         Map<String, Object> raw = new LinkedHashMap<>();
         Map<String, YamlNode> nodes = new LinkedHashMap<>();
         if (value instanceof YamlMapping mn) {
             collect(src, mn, raw, nodes);
+            if (localMapping) {
+                raw.remove("module"); // local_action's mapping form names the module there
+                nodes.remove("module");
+            }
         } else if (value instanceof YamlScalar sn) {
-            String text = sn.getValue();
+            String text = localText != null ? localText : sn.getValue();
             if (spec.isFreeForm()) {
                 if (!text.isBlank()) {
                     raw.put(ArgSpec.RAW, text);
@@ -479,6 +611,24 @@ public final class PlaybookLoader {
         }
     }
 
+    /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
+    private String varsPath(YamlSource src, YamlNode at, Object f, Map<String, Object> playVars) {
+        if (f instanceof List || f instanceof Map) {
+            throw src.error(at, "'vars_files' entries must be paths (lists of alternatives are not supported by rocectl)");
+        }
+        String s = String.valueOf(f);
+        if (!Templar.isTemplate(s)) return s;
+        Map<String, Object> v = new LinkedHashMap<>();
+        playVars.forEach((k, x) -> v.put(k, Templar.get().deferred(x, v)));
+        extraVars.forEach((k, x) -> v.put(k, Templar.get().deferred(x, v)));
+        try {
+            return String.valueOf(Templar.get().render(s, v));
+        } catch (TemplateException e) {
+            throw src.error(at, "vars_files entry '" + s + "': " + e.getMessage()
+                    + " (rocectl renders vars_files paths with the play's vars and -e, not host variables)");
+        }
+    }
+
     private Map<String, Object> varsFile(YamlSource src, YamlNode at, Path f) {
         if (!Files.isRegularFile(f)) throw src.error(at, "vars file not found: " + f);
         YamlSource.Parsed p = YamlSource.parse(f, f.toString());
@@ -516,6 +666,7 @@ public final class PlaybookLoader {
         }
         String p = src.scalar(v, "'hosts'");
         if (p.isBlank()) throw src.error(v, "'hosts' is empty");
+        checkTemplates(src, v); // a template renders with the play's vars and -e when the run starts
         return p;
     }
 

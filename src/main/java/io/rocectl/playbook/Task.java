@@ -12,12 +12,17 @@ import java.util.Set;
  * @param tags        own tags plus those inherited from blocks and the play
  * @param become      null when not set (inherit)
  * @param noLog       hide this task's results from every output (own, or inherited from a block or the play)
+ * @param options     connection, delegation, check/diff mode, throttle, timeout (own over block over play)
  */
 public record Task(String name, String module, Map<String, Object> args, List<Object> when, Object loop,
                    LoopControl loopControl, String register, Object changedWhen, Object failedWhen,
                    boolean ignoreErrors, List<String> notifies, Set<String> tags, Boolean become,
                    Integer retries, Object until, int delay, boolean runOnce, Map<String, Object> vars,
-                   List<String> listen, boolean noLog, Mark mark) implements Step {
+                   List<String> listen, boolean noLog, Mark mark, TaskOptions options) implements Step {
+
+    public Task {
+        if (options == null) options = TaskOptions.NONE;
+    }
 
     /** The module name of {@code meta:} tasks (not a module: the engine acts on it). */
     public static final String META = "meta";
@@ -72,6 +77,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         b.listen = listen;
         b.noLog = noLog;
         b.mark = mark;
+        b.options = options;
         return b;
     }
 
@@ -98,6 +104,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         private List<String> listen = List.of();
         private boolean noLog;
         private Mark mark;
+        private TaskOptions options = TaskOptions.NONE;
 
         private Builder(String module) {
             this.module = module;
@@ -123,10 +130,11 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         public Builder listen(List<String> v) { listen = List.copyOf(v); return this; }
         public Builder noLog(boolean v) { noLog = v; return this; }
         public Builder mark(Mark v) { mark = v; return this; }
+        public Builder options(TaskOptions v) { options = v; return this; }
 
         public Task build() {
             return new Task(name, module, args, when, loop, loopControl, register, changedWhen, failedWhen,
-                    ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark);
+                    ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark, options);
         }
     }
 }

@@ -110,18 +110,21 @@ class DifferentialInventoryTest {
     }
 
     private Run run(Path caseDir, String[] w) {
-        String inv = inventoryArg(caseDir, w[1]);
+        // INV may be A+B: several inventories, each one -i, merged in order
+        List<String> invs = new ArrayList<>();
+        for (String x : w[1].split("\\+")) invs.add(inventoryArg(caseDir, x));
+        List<Path> paths = invs.stream().map(Path::of).toList();
         return switch (w[0]) {
-            case "list" -> cli("inventory", "-i", inv, "--list");
-            case "graph" -> cli("inventory", "-i", inv, "--graph");
-            case "host" -> cli("inventory", "-i", inv, "--host", w[2]);
+            case "list" -> cli(args(invs, "--list"));
+            case "graph" -> cli(args(invs, "--graph"));
+            case "host" -> cli(args(invs, "--host", w[2]));
             case "hosts" -> {
                 String limit = w.length > 3 ? limitArg(caseDir, w[3]) : null;
-                if (w[2].equals("all") && limit != null) yield cli("inventory", "-i", inv, "-l", limit);
-                yield captured(() -> InventoryCommand.listHosts(InventoryLoader.load(Path.of(inv)), w[2], limit));
+                if (w[2].equals("all") && limit != null) yield cli(args(invs, "-l", limit));
+                yield captured(() -> InventoryCommand.listHosts(InventoryLoader.load(paths), w[2], limit));
             }
             case "groups" -> captured(() -> {
-                Inventory i = InventoryLoader.load(Path.of(inv));
+                Inventory i = InventoryLoader.load(paths);
                 Map<String, List<String>> sorted = new LinkedHashMap<>(i.groups());
                 try {
                     return JSON.writeValueAsString(sorted);
@@ -131,6 +134,14 @@ class DifferentialInventoryTest {
             });
             default -> throw new IllegalArgumentException("unknown check " + Arrays.toString(w));
         };
+    }
+
+    /** {@code inventory -i A -i B ... REST}. */
+    private static String[] args(List<String> invs, String... rest) {
+        List<String> a = new ArrayList<>(List.of("inventory"));
+        for (String i : invs) a.addAll(List.of("-i", i));
+        a.addAll(List.of(rest));
+        return a.toArray(String[]::new);
     }
 
     /** The case directory is Ansible's working directory: relative paths resolve against it. */

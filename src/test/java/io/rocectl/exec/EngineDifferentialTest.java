@@ -58,12 +58,27 @@ class EngineDifferentialTest {
             @Override public Map<String, Object> varsFor(String host) { return inv.varsFor(host); }
             @Override public Map<String, List<String>> groups() { return inv.groups(); }
         };
-        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
         RunOptions opts = RunOptions.defaults();
-        // "# args: --limit PATTERN" on the first line: what record.sh gave ansible-playbook
+        // "# args: --limit PATTERN -e K=V ..." on the first line: what record.sh gave ansible-playbook
         String first = Files.readAllLines(playbook).get(0);
-        if (first.startsWith("# args: --limit ")) opts = opts.withLimit(first.substring("# args: --limit ".length()).trim());
-        else if (first.startsWith("# args:")) throw new IllegalArgumentException("only --limit is supported: " + first);
+        Map<String, Object> extra = new java.util.LinkedHashMap<>();
+        if (first.startsWith("# args:")) {
+            String[] w = first.substring("# args:".length()).trim().split("\\s+");
+            boolean check = false;
+            boolean diff = false;
+            for (int i = 0; i < w.length; i++) {
+                if (w[i].equals("--check")) check = true;
+                else if (w[i].equals("--diff")) diff = true;
+                else if (w[i].equals("--limit") && i + 1 < w.length) opts = opts.withLimit(w[++i]);
+                else if (w[i].equals("-e") && i + 1 < w.length) {
+                    String[] kv = w[++i].split("=", 2);
+                    extra.put(kv[0], kv[1]);
+                } else throw new IllegalArgumentException("only --limit, -e K=V, --check, --diff are supported: " + first);
+            }
+            opts = new RunOptions(opts.forks(), check, diff, opts.limit(), opts.tags(), opts.skipTags(), extra,
+                    opts.become(), opts.commandTimeout(), opts.retryDir());
+        }
+        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
         Normalizer n = new Normalizer();
         Recap recap;
         try (ConnectionPool pool = new ConnectionPool(LocalConnection::new)) {

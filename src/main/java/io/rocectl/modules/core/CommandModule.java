@@ -75,7 +75,12 @@ public class CommandModule implements Module {
             return ModuleResult.ok(skip).withData(data);
         }
         if (ctx.check()) {
-            data.put("rc", 0);
+            // Ansible's result of a command not run: rc None, empty output
+            data.put("rc", null);
+            data.put("stdout", "");
+            data.put("stdout_lines", java.util.List.of());
+            data.put("stderr", "");
+            data.put("stderr_lines", java.util.List.of());
             if (req.creates() == null && req.removes() == null) {
                 data.put("skipped", true);
                 return ModuleResult.ok("Command would have run if not in check mode").withData(data);
@@ -98,6 +103,7 @@ public class CommandModule implements Module {
         data.put("end", start.plusNanos(nanos).format(TS));
         data.put("delta", delta(Duration.ofNanos(nanos)));
         boolean failed = r.exitCode() != 0;
+        data.put("msg", failed ? "non-zero return code" : ""); // Ansible's command returns msg "" when it succeeds
         return new ModuleResult(true, failed, failed ? "non-zero return code" : "", data, null, null);
     }
 

@@ -1,0 +1,1 @@
+ansible -i hosts.ini localhost --list-hosts

@@ -1,0 +1,1 @@
+ansible-inventory -i first/hosts.ini -i second/hosts.yml --list

@@ -1,0 +1,1 @@
+ansible-inventory -i second/hosts.yml -i first/hosts.ini --list

@@ -1,0 +1,1 @@
+ansible -i first/hosts.ini -i second/hosts.yml gpu --list-hosts

@@ -1,0 +1,1 @@
+ansible -i meta.py gpu --list-hosts

@@ -1,0 +1,1 @@
+ansible-inventory -i nometa.sh --host n2
