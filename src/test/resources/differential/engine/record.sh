@@ -2,7 +2,7 @@
 # Records what real ansible-playbook does with each playbook in cases/ (inventory.ini, every
 # host on a local connection) into expected/CASE.txt, which EngineDifferentialTest compares
 # rocectl's run with. Needs ansible-core and python3; the test itself needs neither.
-# Usage: src/test/resources/differential/engine/record.sh
+# Usage: src/test/resources/differential/engine/record.sh [cases/NAME.yaml...] (default: all)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -11,7 +11,8 @@ version=$(ansible-playbook --version | sed -n 1p)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2086 # $args is split into options on purpose
-for pb in cases/*.yaml; do
+[ $# -gt 0 ] || set -- cases/*.yaml
+for pb in "$@"; do
     name=$(basename "$pb" .yaml)
     rc=0
     # a case may give extra options in a first line "# args: ..." (only --limit is used)

@@ -7,6 +7,7 @@ import io.rocectl.module.TaskContext;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.ShellQuote;
 import io.rocectl.transport.TransportException;
 
 import java.time.Duration;
@@ -85,8 +86,21 @@ public class CommandModule implements Module {
         boolean strip = ctx.bool("strip_empty_ends", true);
         LocalDateTime start = LocalDateTime.now();
         long t0 = System.nanoTime();
-        ExecResult r = ctx.run(req.toCmd());
+        CommandRequest run = req.argv() != null && ArgvExpand.needed(req.argv()) ? expanded(ctx, req) : req;
+        ExecResult r = ctx.run(run.toCmd());
         long nanos = System.nanoTime() - t0;
+        if (r.exitCode() == 127 && r.stderr().startsWith(CommandRequest.NOT_STARTED)) {
+            // as Python's subprocess: the program never started; rc is the errno, nothing was changed
+            int errno = Integer.parseInt(r.stderr().substring(CommandRequest.NOT_STARTED.length()).strip());
+            data.put("cmd", ShellQuote.join(run.argv()));
+            data.put("rc", errno);
+            data.put("stdout", "");
+            data.put("stderr", "");
+            data.put("stdout_lines", java.util.List.of());
+            data.put("stderr_lines", java.util.List.of());
+            String why = errno == 2 ? "No such file or directory" : "Permission denied";
+            return ModuleResult.failed("[Errno " + errno + "] " + why + ": " + pyBytes(run.argv().get(0))).withData(data);
+        }
         String out = strip ? stripEnds(r.stdout()) : r.stdout();
         String err = strip ? stripEnds(r.stderr()) : r.stderr();
         data.put("rc", r.exitCode());
@@ -98,7 +112,59 @@ public class CommandModule implements Module {
         data.put("end", start.plusNanos(nanos).format(TS));
         data.put("delta", delta(Duration.ofNanos(nanos)));
         boolean failed = r.exitCode() != 0;
+        if (!failed) data.put("msg", ""); // registered as Ansible does
         return new ModuleResult(true, failed, failed ? "non-zero return code" : "", data, null, null);
+    }
+
+    /**
+     * $@ user names ("" = the current user): prints each one's home directory (empty when
+     * unknown), NUL-terminated, then the environment ({@code env -0}).
+     */
+    private static final String HOST_ENV = "for u in \"$@\"; do if [ -z \"$u\" ]; then u=$(id -u); fi; "
+            + "h=$(getent passwd -- \"$u\" 2>/dev/null | cut -d: -f6); printf '%s\\0' \"$h\"; done; env -0";
+
+    /** The request with each word expanded as Ansible does, from the host's environment (one round trip). */
+    private static CommandRequest expanded(TaskContext ctx, CommandRequest req)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        Map<String, String> env = hostEnv(ctx, java.util.List.of()).env();
+        java.util.List<String> users = new java.util.ArrayList<>(ArgvExpand.users(req.argv(), env));
+        Map<String, String> homes = new LinkedHashMap<>();
+        if (!users.isEmpty()) homes = hostEnv(ctx, users).homes();
+        Map<String, String> h = homes;
+        return req.withArgv(ArgvExpand.expand(req.argv(), env, h::get));
+    }
+
+    private record HostEnv(Map<String, String> env, Map<String, String> homes) {}
+
+    private static HostEnv hostEnv(TaskContext ctx, java.util.List<String> users)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        ExecResult r = ctx.runOk(Cmd.script(HOST_ENV, users));
+        String[] f = r.stdout().split("\0", -1);
+        Map<String, String> homes = new LinkedHashMap<>();
+        for (int i = 0; i < users.size() && i < f.length; i++) if (!f[i].isEmpty()) homes.put(users.get(i), f[i]);
+        Map<String, String> env = new LinkedHashMap<>();
+        for (int i = users.size(); i < f.length; i++) {
+            int eq = f[i].indexOf('=');
+            if (eq > 0) env.put(f[i].substring(0, eq), f[i].substring(eq + 1));
+        }
+        return new HostEnv(env, homes);
+    }
+
+    /** Python's repr of a word as bytes: {@code b'prog'}. */
+    static String pyBytes(String s) {
+        boolean dq = s.contains("'") && !s.contains("\"");
+        StringBuilder sb = new StringBuilder(dq ? "b\"" : "b'");
+        for (byte x : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            int c = x & 0xff;
+            if (c == '\\') sb.append("\\\\");
+            else if (c == '\'' && !dq) sb.append("\\'");
+            else if (c == '\n') sb.append("\\n");
+            else if (c == '\t') sb.append("\\t");
+            else if (c == '\r') sb.append("\\r");
+            else if (c < 0x20 || c >= 0x7f) sb.append(String.format("\\x%02x", c));
+            else sb.append((char) c);
+        }
+        return sb.append(dq ? '"' : '\'').toString();
     }
 
     private static boolean exists(TaskContext ctx, String glob, String chdir)
