@@ -50,6 +50,8 @@ public final class FileModule implements Module {
         boolean noFollow = state.equals("link") || state.equals("absent") || !follow;
         FileStat cur = noFollow || !raw.isLink() ? raw : HostFiles.stat(ctx, path, true, false);
         String src = args.get("src") == null ? null : args.get("src").toString();
+        boolean dir = cur.exists() ? cur.isDirectory() : state.equals("directory");
+        want = want.withMode(FileMode.resolve(want.mode(), cur.exists() ? cur.mode() : dir ? "0755" : "0644", dir));
         FilePlan plan = FilePlan.plan(path, cur, state, src, want, ctx.bool("force", false));
         if (plan.failure() != null) return ModuleResult.failed(plan.failure()).withData(describe(path, cur));
         if (!plan.changed()) return ModuleResult.ok(plan.reason()).withData(describe(path, cur));

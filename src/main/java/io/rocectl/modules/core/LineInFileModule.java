@@ -55,6 +55,7 @@ public final class LineInFileModule implements Module {
             return ModuleResult.failed("Destination " + a.path() + " is a " + st.type() + ", not a regular file");
         }
         String path = st.exists() ? st.realPath() : a.path();
+        want = want.withMode(FileMode.resolve(want.mode(), st.exists() ? st.mode() : "0644", false));
         String current = st.exists() ? RemoteFile.read(ctx, path).orElse(null) : null;
         LineInFilePlan plan = LineInFilePlan.plan(current, a);
         Map<String, Object> data = new LinkedHashMap<>();
