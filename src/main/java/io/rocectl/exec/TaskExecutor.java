@@ -12,6 +12,8 @@ import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
+import io.rocectl.transport.EnvConnection;
+import io.rocectl.template.Py;
 import io.rocectl.transport.TransportException;
 
 import java.util.ArrayList;
@@ -133,6 +135,7 @@ final class TaskExecutor {
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             }
             Map<String, Object> args = renderArgs(task, vars);
+            if (!task.environment().isEmpty()) conn = new EnvConnection(conn, environment(task, vars));
             Supplier<Connection> reconnect = () -> {
                 try {
                     return pool.fresh(host.name);
@@ -187,6 +190,29 @@ final class TaskExecutor {
                 : skipped ? Status.SKIPPED : changed ? Status.CHANGED : Status.OK;
         String msg = data.get("msg") == null ? mr.msg() : String.valueOf(data.get("msg"));
         return new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0));
+    }
+
+    /**
+     * The task's {@code environment:}: each level (play, blocks, task) rendered to a mapping and
+     * merged in that order, values as Python prints them ({@code True}, {@code 8}).
+     */
+    private Map<String, String> environment(Task task, Map<String, Object> vars) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (Object level : task.environment()) {
+            Object r = templar.render(level, vars);
+            if (r == null || "".equals(r)) continue;
+            if (!(r instanceof Map<?, ?> m)) {
+                throw new ModuleException("environment must be a dictionary, received " + Py.str(r) + " (" + Py.typeName(r) + ")");
+            }
+            m.forEach((k, v) -> {
+                String name = Py.str(k);
+                if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                    throw new ModuleException("environment: '" + name + "' is not a valid environment variable name");
+                }
+                env.put(name, v == null ? "None" : Py.str(v));
+            });
+        }
+        return env;
     }
 
     /**

@@ -32,15 +32,15 @@ import java.util.TreeSet;
 public final class PlaybookLoader {
     static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
-            "handlers", "tags", "remote_user", "become_user", "no_log");
+            "handlers", "tags", "remote_user", "become_user", "no_log", "environment");
     static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
-            "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user");
+            "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user", "environment");
     /** The {@code meta} actions the engine carries out. */
     static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
             "clear_facts", "reset_connection");
     private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
-            "import_tasks", "include_role", "import_role", "delegate_to", "local_action", "environment");
+            "import_tasks", "include_role", "import_role", "delegate_to", "local_action");
 
     /** Why {@code remote_user} is refused (play or task): one SSH user per host, from the inventory. */
     static final String REMOTE_USER = "'remote_user' is not supported by rocectl: the SSH user comes from the "
@@ -94,6 +94,7 @@ public final class PlaybookLoader {
         List<YamlNode> main = new ArrayList<>();
         List<YamlNode> post = new ArrayList<>();
         YamlNode handlersNode = null;
+        Object environment = null;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
             YamlNode v = t.getValueNode();
@@ -129,6 +130,7 @@ public final class PlaybookLoader {
                 case "handlers" -> handlersNode = v;
                 case "no_log" -> noLog = bool(src, v, key);
                 case "become_user" -> becomeUser(src, v);
+                case "environment" -> environment = environment(src, v);
                 default -> throw src.error(t.getKeyNode(), REMOTE_USER);
             }
         }
@@ -157,6 +159,14 @@ public final class PlaybookLoader {
             handlerNames.addAll(h.listen());
         }
         checkNotify(src, tasks, handlerNames);
+        if (environment != null) {
+            List<Step> withEnv = withEnvironment(tasks, environment);
+            tasks.clear();
+            tasks.addAll(withEnv);
+            List<Step> h = withEnvironment(new ArrayList<>(handlers), environment);
+            handlers.clear();
+            for (Step s : h) handlers.add((Task) s);
+        }
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
                 strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node));
     }
@@ -217,6 +227,7 @@ public final class PlaybookLoader {
         YamlNode alwaysNode = null;
         List<String> listen = List.of();
         boolean noLog = inheritedNoLog;
+        Object environment = null;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
             YamlNode v = t.getValueNode();
@@ -299,6 +310,7 @@ public final class PlaybookLoader {
                 case "args" -> argsNode = v;
                 case "listen" -> listen = stringList(src, v, key);
                 case "no_log" -> noLog = bool(src, v, key);
+                case "environment" -> environment = environment(src, v);
                 default -> becomeUser(src, v);
             }
         }
@@ -310,6 +322,11 @@ public final class PlaybookLoader {
                     : inherit(taskList(src, rescueNode, tags, when, handler, noLog), ignore, become);
             List<Step> always = alwaysNode == null ? List.of()
                     : inherit(taskList(src, alwaysNode, tags, when, handler, noLog), ignore, become);
+            if (environment != null) {
+                block = withEnvironment(block, environment);
+                rescue = withEnvironment(rescue, environment);
+                always = withEnvironment(always, environment);
+            }
             return new Block(name, vars, block, rescue, always, tags, mark);
         }
         if (rescueNode != null || alwaysNode != null) {
@@ -330,7 +347,45 @@ public final class PlaybookLoader {
         return b.name(name).when(when).loop(loop).loopControl(lc).register(register).changedWhen(changedWhen)
                 .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
                 .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
-                .mark(mark).build();
+                .mark(mark).environment(environment == null ? List.of() : List.of(environment)).build();
+    }
+
+    /**
+     * {@code environment:} of a play, block or task: a mapping of variable names to values, or a
+     * template that gives one ({@code "{{ proxy_env }}"}); values are templates rendered per host.
+     */
+    private static Object environment(YamlSource src, YamlNode v) {
+        Object o = src.value(v);
+        checkTemplates(src, v);
+        if (o instanceof Map<?, ?> m) {
+            for (YamlEntry t : src.mapping(v, "'environment'").getValue()) {
+                String k = src.scalar(t.getKeyNode(), "an environment variable name");
+                if (!Templar.isTemplate(k) && !k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                    throw src.error(t.getKeyNode(), "'" + k + "' is not a valid environment variable name");
+                }
+            }
+            return m;
+        }
+        if (o instanceof String s && Templar.isTemplate(s)) return s;
+        throw src.error(v, "'environment' must be a mapping or a template giving one, not " + YamlSource.kind(v));
+    }
+
+    /** Puts an enclosing play's or block's environment before each task's own (Ansible's prepend). */
+    private static List<Step> withEnvironment(List<Step> steps, Object environment) {
+        List<Step> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Task t) {
+                List<Object> env = new ArrayList<>();
+                env.add(environment);
+                env.addAll(t.environment());
+                out.add(t.toBuilder().environment(env).build());
+            } else {
+                Block k = (Block) s;
+                out.add(new Block(k.name(), k.vars(), withEnvironment(k.block(), environment),
+                        withEnvironment(k.rescue(), environment), withEnvironment(k.always(), environment), k.tags(), k.mark()));
+            }
+        }
+        return out;
     }
 
     /**

@@ -12,12 +12,14 @@ import java.util.Set;
  * @param tags        own tags plus those inherited from blocks and the play
  * @param become      null when not set (inherit)
  * @param noLog       hide this task's results from every output (own, or inherited from a block or the play)
+ * @param environment the {@code environment:} mappings (or templates giving one) of the play, the
+ *                    enclosing blocks and the task, outermost first; merged in that order (the task wins)
  */
 public record Task(String name, String module, Map<String, Object> args, List<Object> when, Object loop,
                    LoopControl loopControl, String register, Object changedWhen, Object failedWhen,
                    boolean ignoreErrors, List<String> notifies, Set<String> tags, Boolean become,
                    Integer retries, Object until, int delay, boolean runOnce, Map<String, Object> vars,
-                   List<String> listen, boolean noLog, Mark mark) implements Step {
+                   List<String> listen, boolean noLog, Mark mark, List<Object> environment) implements Step {
 
     /** The module name of {@code meta:} tasks (not a module: the engine acts on it). */
     public static final String META = "meta";
@@ -72,6 +74,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         b.listen = listen;
         b.noLog = noLog;
         b.mark = mark;
+        b.environment = environment;
         return b;
     }
 
@@ -98,6 +101,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         private List<String> listen = List.of();
         private boolean noLog;
         private Mark mark;
+        private List<Object> environment = List.of();
 
         private Builder(String module) {
             this.module = module;
@@ -123,10 +127,11 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         public Builder listen(List<String> v) { listen = List.copyOf(v); return this; }
         public Builder noLog(boolean v) { noLog = v; return this; }
         public Builder mark(Mark v) { mark = v; return this; }
+        public Builder environment(List<Object> v) { environment = List.copyOf(v); return this; }
 
         public Task build() {
             return new Task(name, module, args, when, loop, loopControl, register, changedWhen, failedWhen,
-                    ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark);
+                    ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark, environment);
         }
     }
 }
