@@ -7,6 +7,7 @@ import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
+import io.rocectl.playbook.LoopLookup;
 import io.rocectl.playbook.Task;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
@@ -51,7 +52,9 @@ final class TaskExecutor {
                 }
                 return once(host, task, vars, become, t0, null);
             }
-            Object items = templar.render(task.loop(), vars);
+            Object items = task.loop() instanceof LoopLookup l
+                    ? templar.query(l.plugin(), templar.render(l.terms(), vars), vars)
+                    : templar.render(task.loop(), vars);
             if (!(items instanceof List<?> list)) {
                 return result(host, task, Status.FAILED, "'loop' must give a list, got: " + items, Map.of(), null, t0);
             }

@@ -228,6 +228,7 @@ public final class PlaybookLoader {
         List<String> listen = List.of();
         boolean noLog = inheritedNoLog;
         Object environment = null;
+        String loopKey = null;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
             YamlNode v = t.getValueNode();
@@ -245,7 +246,7 @@ public final class PlaybookLoader {
                 moduleValue = v;
                 continue;
             }
-            if (!TASK_KEYS.contains(key)) {
+            if (!TASK_KEYS.contains(key) && LoopLookup.pluginOf(key) == null) {
                 if (modules.find(key) == null) {
                     Collection<String> known = new TreeSet<>(modules.all().keySet());
                     String hint = DidYouMean.hint(key, known);
@@ -266,8 +267,9 @@ public final class PlaybookLoader {
                     checkConditions(src, v);
                     when.addAll(conditionList(src, v));
                 }
-                case "loop", "with_items" -> {
-                    if (loop != null) throw src.error(t.getKeyNode(), "task has both 'loop' and 'with_items'");
+                case "loop" -> {
+                    if (loop != null) throw src.error(t.getKeyNode(), "task has two loops: '" + loopKey + "' and 'loop'");
+                    loopKey = key;
                     loop = src.value(v);
                     if (loop == null || !(loop instanceof List || Templar.isTemplate(loop))) {
                         throw src.error(v, "'" + key + "' must be a list or a template, not " + YamlSource.kind(v));
@@ -311,7 +313,16 @@ public final class PlaybookLoader {
                 case "listen" -> listen = stringList(src, v, key);
                 case "no_log" -> noLog = bool(src, v, key);
                 case "environment" -> environment = environment(src, v);
-                default -> becomeUser(src, v);
+                case "become_user" -> becomeUser(src, v);
+                default -> {
+                    // with_<lookup>: the lookup's items (with_items flattens one level, as in Ansible)
+                    if (loop != null) throw src.error(t.getKeyNode(), "task has two loops: '" + loopKey + "' and '" + key + "'");
+                    loopKey = key;
+                    Object terms = src.value(v);
+                    if (terms == null) throw src.error(v, "'" + key + "' is empty");
+                    checkTemplates(src, v);
+                    loop = new LoopLookup(LoopLookup.pluginOf(key), terms);
+                }
             }
         }
         Mark mark = src.mark(node);
