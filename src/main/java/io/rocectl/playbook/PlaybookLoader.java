@@ -247,6 +247,10 @@ public final class PlaybookLoader {
                 continue;
             }
             if (!TASK_KEYS.contains(key) && LoopLookup.pluginOf(key) == null) {
+                if (key.startsWith("with_") && modules.find(key) == null) {
+                    throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl (with_"
+                            + String.join(", with_", new TreeSet<>(LoopLookup.PLUGINS)) + " are)");
+                }
                 if (modules.find(key) == null) {
                     Collection<String> known = new TreeSet<>(modules.all().keySet());
                     String hint = DidYouMean.hint(key, known);

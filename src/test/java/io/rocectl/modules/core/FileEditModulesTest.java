@@ -75,6 +75,10 @@ class FileEditModulesTest {
     void blockinfileInsertsReplacesRemovesIdempotently() throws Exception {
         Path f = Files.writeString(dir.resolve("c"), "a\n#anchor\nb");
         Map<String, Object> args = new HashMap<>(Map.of("path", f.toString(), "block", "x\ny", "insertafter", "^#anchor"));
+        ModuleResult check = Ctx.check(new BlockInFileModule(), args);
+        assertTrue(check.changed());
+        assertTrue(check.diff().contains("+# BEGIN ANSIBLE MANAGED BLOCK"), check.diff());
+        assertEquals("a\n#anchor\nb", Files.readString(f), "check mode writes nothing");
         ModuleResult r = Ctx.run(new BlockInFileModule(), args);
         assertEquals("Block inserted", r.msg());
         assertEquals("a\n#anchor\n# BEGIN ANSIBLE MANAGED BLOCK\nx\ny\n# END ANSIBLE MANAGED BLOCK\nb", Files.readString(f));
@@ -96,6 +100,8 @@ class FileEditModulesTest {
         Path f = Files.writeString(dir.resolve("r"), "port = 1\n[s]\nport = 2\n[t]\nport = 3\n");
         Map<String, Object> args = Map.of("path", f.toString(), "regexp", "^port = (\\d)$", "replace", "port=\\1",
                 "after", "\\[s\\]", "before", "\\[t\\]");
+        assertTrue(Ctx.check(new ReplaceModule(), args).changed());
+        assertEquals("port = 1\n[s]\nport = 2\n[t]\nport = 3\n", Files.readString(f), "check mode writes nothing");
         ModuleResult r = Ctx.run(new ReplaceModule(), args);
         assertEquals("1 replacements made", r.msg());
         assertEquals("port = 1\n[s]\nport=2\n[t]\nport = 3\n", Files.readString(f));
