@@ -44,7 +44,7 @@ public final class BlockInFileModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        String path = ctx.str("path");
+        String path = ArgvExpand.path(ctx, ctx.str("path"));
         String state = ctx.str("state", "present");
         if (!state.equals("present") && !state.equals("absent")) {
             return ModuleResult.failed("value of state must be one of: absent, present, got: " + state);

@@ -116,38 +116,10 @@ public class CommandModule implements Module {
         return new ModuleResult(true, failed, failed ? "non-zero return code" : "", data, null, null);
     }
 
-    /**
-     * $@ user names ("" = the current user): prints each one's home directory (empty when
-     * unknown), NUL-terminated, then the environment ({@code env -0}).
-     */
-    private static final String HOST_ENV = "for u in \"$@\"; do if [ -z \"$u\" ]; then u=$(id -u); fi; "
-            + "h=$(getent passwd -- \"$u\" 2>/dev/null | cut -d: -f6); printf '%s\\0' \"$h\"; done; env -0";
-
-    /** The request with each word expanded as Ansible does, from the host's environment (one round trip). */
+    /** The request with each word expanded as Ansible does, from the host's environment. */
     private static CommandRequest expanded(TaskContext ctx, CommandRequest req)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        Map<String, String> env = hostEnv(ctx, java.util.List.of()).env();
-        java.util.List<String> users = new java.util.ArrayList<>(ArgvExpand.users(req.argv(), env));
-        Map<String, String> homes = new LinkedHashMap<>();
-        if (!users.isEmpty()) homes = hostEnv(ctx, users).homes();
-        Map<String, String> h = homes;
-        return req.withArgv(ArgvExpand.expand(req.argv(), env, h::get));
-    }
-
-    private record HostEnv(Map<String, String> env, Map<String, String> homes) {}
-
-    private static HostEnv hostEnv(TaskContext ctx, java.util.List<String> users)
-            throws TransportException, CommandTimeoutException, InterruptedException {
-        ExecResult r = ctx.runOk(Cmd.script(HOST_ENV, users));
-        String[] f = r.stdout().split("\0", -1);
-        Map<String, String> homes = new LinkedHashMap<>();
-        for (int i = 0; i < users.size() && i < f.length; i++) if (!f[i].isEmpty()) homes.put(users.get(i), f[i]);
-        Map<String, String> env = new LinkedHashMap<>();
-        for (int i = users.size(); i < f.length; i++) {
-            int eq = f[i].indexOf('=');
-            if (eq > 0) env.put(f[i].substring(0, eq), f[i].substring(eq + 1));
-        }
-        return new HostEnv(env, homes);
+        return req.withArgv(ArgvExpand.onHost(ctx, req.argv()));
     }
 
     /** Python's repr of a word as bytes: {@code b'prog'}. */

@@ -52,7 +52,7 @@ public final class CopyModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        String dest = ctx.str("dest");
+        String dest = ArgvExpand.path(ctx, ctx.str("dest"));
         if (ctx.has("src") == ctx.has("content")) {
             throw new ModuleException("exactly one of src and content is required");
         }

@@ -48,7 +48,9 @@ public final class LineInFileModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        LineInFileArgs a = LineInFileArgs.from(Aliases.apply(ctx.args(), Map.of("value", "line")));
+        Map<String, Object> raw = new LinkedHashMap<>(Aliases.apply(ctx.args(), Map.of("value", "line")));
+        if (raw.get("path") != null) raw.put("path", ArgvExpand.path(ctx, raw.get("path").toString()));
+        LineInFileArgs a = LineInFileArgs.from(raw);
         FileAttrs want = FileAttrs.from(ctx);
         FileStat st = HostFiles.stat(ctx, a.path(), true, false);
         if (st.exists() && !st.isFile()) {

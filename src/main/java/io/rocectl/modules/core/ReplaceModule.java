@@ -39,7 +39,7 @@ public final class ReplaceModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        String path = ctx.str("path");
+        String path = ArgvExpand.path(ctx, ctx.str("path"));
         FileStat st = HostFiles.stat(ctx, path, true, false);
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("rc", 0);

@@ -59,7 +59,7 @@ public final class StatModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        String path = ctx.str("path");
+        String path = ArgvExpand.path(ctx, ctx.str("path"));
         String algo = ctx.str("checksum_algorithm", "sha1");
         if (!algo.matches("md5|sha1|sha224|sha256|sha384|sha512")) {
             throw new ModuleException("checksum_algorithm must be one of md5, sha1, sha224, sha256, sha384, sha512; got '" + algo + "'");
