@@ -62,15 +62,21 @@ public class CommandModule implements Module {
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         CommandRequest req = CommandRequest.from(ctx.args(), shell);
+        req = req.withPaths(ArgvExpand.path(ctx, req.chdir()), ArgvExpand.path(ctx, req.creates()),
+                ArgvExpand.path(ctx, req.removes())); // type='path' in Ansible: ~ and $VAR expanded on the host
         boolean createsExists = req.creates() != null && exists(ctx, req.creates(), req.chdir());
         boolean removesExists = req.removes() != null && exists(ctx, req.removes(), req.chdir());
         String skip = req.skipReason(createsExists, removesExists);
+        if (skip != null && ctx.check()) skip = "Would" + skip.substring("Did".length());
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("cmd", req.display());
         if (skip != null) {
             data.put("rc", 0);
-            data.put("stdout", skip);
-            data.put("stdout_lines", TaskContext.lines(skip));
+            // as ansible-core 2.14: msg says why, stdout the older "skipped, since X exists"
+            String out = createsExists ? "skipped, since " + req.creates() + " exists"
+                    : "skipped, since " + req.removes() + " does not exist";
+            data.put("stdout", out);
+            data.put("stdout_lines", TaskContext.lines(out));
             data.put("stderr", "");
             data.put("stderr_lines", java.util.List.of());
             return ModuleResult.ok(skip).withData(data);

@@ -107,6 +107,11 @@ public record CommandRequest(List<String> argv, String script, String chdir, Str
         return stdin == null ? c : c.withStdin(stdin);
     }
 
+    /** This request with other chdir, creates and removes (the same command). */
+    public CommandRequest withPaths(String chdir, String creates, String removes) {
+        return new CommandRequest(argv, script, chdir, creates, removes, stdin, executable);
+    }
+
     /** This request with other words to run (the same options). */
     public CommandRequest withArgv(List<String> words) {
         return new CommandRequest(List.copyOf(words), script, chdir, creates, removes, stdin, executable);

@@ -80,6 +80,17 @@ class CommandModuleTest {
     }
 
     @Test
+    void chdirCreatesAndRemovesArePathsExpandedOnTheHost() throws Exception {
+        String home = System.getenv("HOME");
+        ModuleResult r = Ctx.run(command, Map.of("argv", List.of("pwd"), "chdir", "~"));
+        assertEquals(home, r.data().get("stdout"));
+        ModuleResult s = Ctx.run(command, Map.of("argv", List.of("false"), "creates", "$HOME"));
+        assertFalse(s.failed(), "creates=$HOME exists: the command does not run");
+        assertEquals("Did not run command since '" + home + "' exists", s.msg());
+        assertEquals("skipped, since " + home + " exists", s.data().get("stdout"));
+    }
+
+    @Test
     void expansionIsPythons() {
         Map<String, String> env = Map.of("A", "1", "B_2", "x");
         assertEquals("1-${A-$Z-${B_2}", ArgvExpand.expandVars("$A-${A-$Z-${B_2}", env));
