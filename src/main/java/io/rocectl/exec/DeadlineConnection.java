@@ -31,6 +31,12 @@ final class DeadlineConnection implements Connection {
     public long commandsStarted() { return inner.commandsStarted(); }
 
     @Override
+    public boolean hasNetworkPath() { return inner.hasNetworkPath(); }
+
+    @Override
+    public String checkNewPath(Duration timeout) throws InterruptedException { return inner.checkNewPath(timeout); }
+
+    @Override
     public ExecResult exec(Cmd cmd, Duration timeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
         long left = deadlineNanos - System.nanoTime();

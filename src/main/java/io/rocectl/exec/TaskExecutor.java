@@ -7,12 +7,15 @@ import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
+import io.rocectl.playbook.LoopLookup;
 import io.rocectl.playbook.Task;
 import io.rocectl.playbook.TaskOptions;
+import io.rocectl.template.Py;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
+import io.rocectl.transport.EnvConnection;
 import io.rocectl.transport.LocalConnection;
 import io.rocectl.transport.TransportException;
 
@@ -64,7 +67,9 @@ final class TaskExecutor {
                 }
                 return once(host, task, vars, become, t0, null);
             }
-            Object items = templar.render(task.loop(), vars);
+            Object items = task.loop() instanceof LoopLookup l
+                    ? templar.query(l.plugin(), templar.render(l.terms(), vars), vars)
+                    : templar.render(task.loop(), vars);
             if (!(items instanceof List<?> list)) {
                 return result(host, task, Status.FAILED, "'loop' must give a list, got: " + items, Map.of(), null, t0);
             }
@@ -170,6 +175,7 @@ final class TaskExecutor {
                         Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
             }
             Map<String, Object> args = renderArgs(task, vars);
+            if (!task.environment().isEmpty()) conn = new EnvConnection(conn, environment(task, vars));
             Supplier<Connection> reconnect = () -> {
                 if (route.local()) return new LocalConnection(route.host());
                 try {
@@ -232,6 +238,29 @@ final class TaskExecutor {
                 : skipped ? Status.SKIPPED : changed ? Status.CHANGED : Status.OK;
         String msg = data.get("msg") == null ? mr.msg() : String.valueOf(data.get("msg"));
         return new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0));
+    }
+
+    /**
+     * The task's {@code environment:}: each level (play, blocks, task) rendered to a mapping and
+     * merged in that order, values as Python prints them ({@code True}, {@code 8}).
+     */
+    private Map<String, String> environment(Task task, Map<String, Object> vars) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (Object level : task.environment()) {
+            Object r = templar.render(level, vars);
+            if (r == null || "".equals(r)) continue;
+            if (!(r instanceof Map<?, ?> m)) {
+                throw new ModuleException("environment must be a dictionary, received " + Py.str(r) + " (" + Py.typeName(r) + ")");
+            }
+            m.forEach((k, v) -> {
+                String name = Py.str(k);
+                if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                    throw new ModuleException("environment: '" + name + "' is not a valid environment variable name");
+                }
+                env.put(name, v == null ? "None" : Py.str(v));
+            });
+        }
+        return env;
     }
 
     /**

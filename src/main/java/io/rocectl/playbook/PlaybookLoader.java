@@ -32,16 +32,18 @@ import java.util.TreeSet;
 public final class PlaybookLoader {
     static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
-            "handlers", "tags", "remote_user", "become_user", "no_log", "connection", "check_mode", "diff", "throttle");
+            "handlers", "tags", "remote_user", "become_user", "no_log", "connection", "check_mode", "diff", "throttle",
+            "environment");
     static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
             "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user",
-            "connection", "delegate_to", "delegate_facts", "local_action", "check_mode", "diff", "throttle", "timeout");
+            "connection", "delegate_to", "delegate_facts", "local_action", "check_mode", "diff", "throttle", "timeout",
+            "environment");
     /** The {@code meta} actions the engine carries out. */
     static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
             "clear_facts", "reset_connection");
     private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
-            "import_tasks", "include_role", "import_role", "environment");
+            "import_tasks", "include_role", "import_role");
     /** The connection types rocectl has: {@code ssh} (also Ansible's {@code smart}/{@code paramiko}) and {@code local}. */
     static final Set<String> CONNECTIONS = Set.of("ssh", "smart", "paramiko", "local");
 
@@ -107,6 +109,7 @@ public final class PlaybookLoader {
         List<YamlNode> post = new ArrayList<>();
         YamlNode handlersNode = null;
         YamlNode varsFilesNode = null;
+        Object environment = null;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
             YamlNode v = t.getValueNode();
@@ -141,6 +144,7 @@ public final class PlaybookLoader {
                 case "no_log" -> noLog = bool(src, v, key);
                 case "become_user" -> becomeUser(src, v);
                 case "connection", "check_mode", "diff", "throttle" -> options = option(src, options, key, v);
+                case "environment" -> environment = environment(src, v);
                 default -> throw src.error(t.getKeyNode(), REMOTE_USER);
             }
         }
@@ -180,6 +184,14 @@ public final class PlaybookLoader {
             handlerNames.addAll(h.listen());
         }
         checkNotify(src, tasks, handlerNames);
+        if (environment != null) {
+            List<Step> withEnv = withEnvironment(tasks, environment);
+            tasks.clear();
+            tasks.addAll(withEnv);
+            List<Step> h = withEnvironment(new ArrayList<>(handlers), environment);
+            handlers.clear();
+            for (Step s : h) handlers.add((Task) s);
+        }
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
                 strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node),
                 options);
@@ -244,6 +256,8 @@ public final class PlaybookLoader {
         TaskOptions options = TaskOptions.NONE;
         String localText = null;
         boolean localAction = false;
+        Object environment = null;
+        String loopKey = null;
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
             YamlNode v = t.getValueNode();
@@ -261,7 +275,11 @@ public final class PlaybookLoader {
                 moduleValue = v;
                 continue;
             }
-            if (!TASK_KEYS.contains(key)) {
+            if (!TASK_KEYS.contains(key) && LoopLookup.pluginOf(key) == null) {
+                if (key.startsWith("with_") && modules.find(key) == null) {
+                    throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl (with_"
+                            + String.join(", with_", new TreeSet<>(LoopLookup.PLUGINS)) + " are)");
+                }
                 if (modules.find(key) == null) {
                     Collection<String> known = new TreeSet<>(modules.all().keySet());
                     String hint = DidYouMean.hint(key, known);
@@ -282,8 +300,9 @@ public final class PlaybookLoader {
                     checkConditions(src, v);
                     when.addAll(conditionList(src, v));
                 }
-                case "loop", "with_items" -> {
-                    if (loop != null) throw src.error(t.getKeyNode(), "task has both 'loop' and 'with_items'");
+                case "loop" -> {
+                    if (loop != null) throw src.error(t.getKeyNode(), "task has two loops: '" + loopKey + "' and 'loop'");
+                    loopKey = key;
                     loop = src.value(v);
                     if (loop == null || !(loop instanceof List || Templar.isTemplate(loop))) {
                         throw src.error(v, "'" + key + "' must be a list or a template, not " + YamlSource.kind(v));
@@ -340,7 +359,17 @@ public final class PlaybookLoader {
                     options = new TaskOptions(options.connection(), "localhost", options.delegateFacts(),
                             options.checkMode(), options.diff(), options.throttle(), options.timeout());
                 }
-                default -> becomeUser(src, v);
+                case "environment" -> environment = environment(src, v);
+                case "become_user" -> becomeUser(src, v);
+                default -> {
+                    // with_<lookup>: the lookup's items (with_items flattens one level, as in Ansible)
+                    if (loop != null) throw src.error(t.getKeyNode(), "task has two loops: '" + loopKey + "' and '" + key + "'");
+                    loopKey = key;
+                    Object terms = src.value(v);
+                    if (terms == null) throw src.error(v, "'" + key + "' is empty");
+                    checkTemplates(src, v);
+                    loop = new LoopLookup(LoopLookup.pluginOf(key), terms);
+                }
             }
         }
         Mark mark = src.mark(node);
@@ -351,6 +380,11 @@ public final class PlaybookLoader {
                     : withOptions(inherit(taskList(src, rescueNode, tags, when, handler, noLog), ignore, become), options);
             List<Step> always = alwaysNode == null ? List.of()
                     : withOptions(inherit(taskList(src, alwaysNode, tags, when, handler, noLog), ignore, become), options);
+            if (environment != null) {
+                block = withEnvironment(block, environment);
+                rescue = withEnvironment(rescue, environment);
+                always = withEnvironment(always, environment);
+            }
             return new Block(name, vars, block, rescue, always, tags, mark);
         }
         if (rescueNode != null || alwaysNode != null) {
@@ -374,7 +408,7 @@ public final class PlaybookLoader {
         return b.name(name).when(when).loop(loop).loopControl(lc).register(register).changedWhen(changedWhen)
                 .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
                 .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
-                .mark(mark).options(options).build();
+                .mark(mark).options(options).environment(environment == null ? List.of() : List.of(environment)).build();
     }
 
     /** One of the {@link TaskOptions} keywords (play, block or task), checked and set. */
@@ -447,6 +481,44 @@ public final class PlaybookLoader {
                 Block k = (Block) s;
                 out.add(new Block(k.name(), k.vars(), withOptions(k.block(), outer), withOptions(k.rescue(), outer),
                         withOptions(k.always(), outer), k.tags(), k.mark()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code environment:} of a play, block or task: a mapping of variable names to values, or a
+     * template that gives one ({@code "{{ proxy_env }}"}); values are templates rendered per host.
+     */
+    private static Object environment(YamlSource src, YamlNode v) {
+        Object o = src.value(v);
+        checkTemplates(src, v);
+        if (o instanceof Map<?, ?> m) {
+            for (YamlEntry t : src.mapping(v, "'environment'").getValue()) {
+                String k = src.scalar(t.getKeyNode(), "an environment variable name");
+                if (!Templar.isTemplate(k) && !k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                    throw src.error(t.getKeyNode(), "'" + k + "' is not a valid environment variable name");
+                }
+            }
+            return m;
+        }
+        if (o instanceof String s && Templar.isTemplate(s)) return s;
+        throw src.error(v, "'environment' must be a mapping or a template giving one, not " + YamlSource.kind(v));
+    }
+
+    /** Puts an enclosing play's or block's environment before each task's own (Ansible's prepend). */
+    private static List<Step> withEnvironment(List<Step> steps, Object environment) {
+        List<Step> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Task t) {
+                List<Object> env = new ArrayList<>();
+                env.add(environment);
+                env.addAll(t.environment());
+                out.add(t.toBuilder().environment(env).build());
+            } else {
+                Block k = (Block) s;
+                out.add(new Block(k.name(), k.vars(), withEnvironment(k.block(), environment),
+                        withEnvironment(k.rescue(), environment), withEnvironment(k.always(), environment), k.tags(), k.mark()));
             }
         }
         return out;

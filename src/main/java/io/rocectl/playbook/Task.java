@@ -13,15 +13,19 @@ import java.util.Set;
  * @param become      null when not set (inherit)
  * @param noLog       hide this task's results from every output (own, or inherited from a block or the play)
  * @param options     connection, delegation, check/diff mode, throttle, timeout (own over block over play)
+ * @param environment the {@code environment:} mappings (or templates giving one) of the play, the
+ *                    enclosing blocks and the task, outermost first; merged in that order (the task wins)
  */
 public record Task(String name, String module, Map<String, Object> args, List<Object> when, Object loop,
                    LoopControl loopControl, String register, Object changedWhen, Object failedWhen,
                    boolean ignoreErrors, List<String> notifies, Set<String> tags, Boolean become,
                    Integer retries, Object until, int delay, boolean runOnce, Map<String, Object> vars,
-                   List<String> listen, boolean noLog, Mark mark, TaskOptions options) implements Step {
+                   List<String> listen, boolean noLog, Mark mark, TaskOptions options,
+                   List<Object> environment) implements Step {
 
     public Task {
         if (options == null) options = TaskOptions.NONE;
+        if (environment == null) environment = List.of();
     }
 
     /** The module name of {@code meta:} tasks (not a module: the engine acts on it). */
@@ -78,6 +82,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         b.noLog = noLog;
         b.mark = mark;
         b.options = options;
+        b.environment = environment;
         return b;
     }
 
@@ -105,6 +110,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         private boolean noLog;
         private Mark mark;
         private TaskOptions options = TaskOptions.NONE;
+        private List<Object> environment = List.of();
 
         private Builder(String module) {
             this.module = module;
@@ -131,10 +137,12 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         public Builder noLog(boolean v) { noLog = v; return this; }
         public Builder mark(Mark v) { mark = v; return this; }
         public Builder options(TaskOptions v) { options = v; return this; }
+        public Builder environment(List<Object> v) { environment = List.copyOf(v); return this; }
 
         public Task build() {
             return new Task(name, module, args, when, loop, loopControl, register, changedWhen, failedWhen,
-                    ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark, options);
+                    ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark, options,
+                    environment);
         }
     }
 }

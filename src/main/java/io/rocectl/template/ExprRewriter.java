@@ -185,6 +185,13 @@ final class ExprRewriter {
                     && (prev == null || "(,[{|=<>!+-*/%~:".contains(prev) || KEYWORDS.contains(prev))) {
                 out.add("(-" + toks.get(k + 1).text + ")"); // Jinja: "-5 | abs" filters -5
                 k++;
+            } else if (t.kind == 'n' && k > 1 && toks.get(k - 1).text.equals(".") && (toks.get(k - 2).kind == 'i'
+                    || toks.get(k - 2).text.equals("]") || toks.get(k - 2).text.equals(")"))) {
+                // Jinja's item.0.name: a number after a dot is a subscript (item[0].name)
+                out.remove(out.size() - 1);
+                StringBuilder sb = new StringBuilder();
+                for (String seg : t.text.split("\\.", -1)) sb.append(seg.matches("\\d+") ? "[" + seg + "]" : "." + seg);
+                out.add(sb.toString());
             } else {
                 out.add(t.text);
             }

@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /** Python regular expressions and replacement strings in Java's syntax. */
-final class PyRegex {
+public final class PyRegex {
     private PyRegex() {}
 
     static Pattern compile(String py, Map<String, Object> kw) {
@@ -21,7 +21,7 @@ final class PyRegex {
     }
 
     /** Python's {@code \1}, {@code \g<name>} and escapes as a Java replacement string. */
-    static String replacement(String py) {
+    public static String replacement(String py) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < py.length(); i++) {
             char c = py.charAt(i);

@@ -7,6 +7,7 @@ import io.rocectl.module.TaskContext;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.ShellQuote;
 import io.rocectl.transport.TransportException;
 
 import java.time.Duration;
@@ -61,15 +62,21 @@ public class CommandModule implements Module {
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         CommandRequest req = CommandRequest.from(ctx.args(), shell);
+        req = req.withPaths(ArgvExpand.path(ctx, req.chdir()), ArgvExpand.path(ctx, req.creates()),
+                ArgvExpand.path(ctx, req.removes())); // type='path' in Ansible: ~ and $VAR expanded on the host
         boolean createsExists = req.creates() != null && exists(ctx, req.creates(), req.chdir());
         boolean removesExists = req.removes() != null && exists(ctx, req.removes(), req.chdir());
         String skip = req.skipReason(createsExists, removesExists);
+        if (skip != null && ctx.check()) skip = "Would" + skip.substring("Did".length());
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("cmd", req.display());
         if (skip != null) {
             data.put("rc", 0);
-            data.put("stdout", skip);
-            data.put("stdout_lines", TaskContext.lines(skip));
+            // as ansible-core 2.14: msg says why, stdout the older "skipped, since X exists"
+            String out = createsExists ? "skipped, since " + req.creates() + " exists"
+                    : "skipped, since " + req.removes() + " does not exist";
+            data.put("stdout", out);
+            data.put("stdout_lines", TaskContext.lines(out));
             data.put("stderr", "");
             data.put("stderr_lines", java.util.List.of());
             return ModuleResult.ok(skip).withData(data);
@@ -90,8 +97,21 @@ public class CommandModule implements Module {
         boolean strip = ctx.bool("strip_empty_ends", true);
         LocalDateTime start = LocalDateTime.now();
         long t0 = System.nanoTime();
-        ExecResult r = ctx.run(req.toCmd());
+        CommandRequest run = req.argv() != null && ArgvExpand.needed(req.argv()) ? expanded(ctx, req) : req;
+        ExecResult r = ctx.run(run.toCmd());
         long nanos = System.nanoTime() - t0;
+        if (r.exitCode() == 127 && r.stderr().startsWith(CommandRequest.NOT_STARTED)) {
+            // as Python's subprocess: the program never started; rc is the errno, nothing was changed
+            int errno = Integer.parseInt(r.stderr().substring(CommandRequest.NOT_STARTED.length()).strip());
+            data.put("cmd", ShellQuote.join(run.argv()));
+            data.put("rc", errno);
+            data.put("stdout", "");
+            data.put("stderr", "");
+            data.put("stdout_lines", java.util.List.of());
+            data.put("stderr_lines", java.util.List.of());
+            String why = errno == 2 ? "No such file or directory" : "Permission denied";
+            return ModuleResult.failed("[Errno " + errno + "] " + why + ": " + pyBytes(run.argv().get(0))).withData(data);
+        }
         String out = strip ? stripEnds(r.stdout()) : r.stdout();
         String err = strip ? stripEnds(r.stderr()) : r.stderr();
         data.put("rc", r.exitCode());
@@ -105,6 +125,29 @@ public class CommandModule implements Module {
         boolean failed = r.exitCode() != 0;
         data.put("msg", failed ? "non-zero return code" : ""); // Ansible's command returns msg "" when it succeeds
         return new ModuleResult(true, failed, failed ? "non-zero return code" : "", data, null, null);
+    }
+
+    /** The request with each word expanded as Ansible does, from the host's environment. */
+    private static CommandRequest expanded(TaskContext ctx, CommandRequest req)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        return req.withArgv(ArgvExpand.onHost(ctx, req.argv()));
+    }
+
+    /** Python's repr of a word as bytes: {@code b'prog'}. */
+    static String pyBytes(String s) {
+        boolean dq = s.contains("'") && !s.contains("\"");
+        StringBuilder sb = new StringBuilder(dq ? "b\"" : "b'");
+        for (byte x : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            int c = x & 0xff;
+            if (c == '\\') sb.append("\\\\");
+            else if (c == '\'' && !dq) sb.append("\\'");
+            else if (c == '\n') sb.append("\\n");
+            else if (c == '\t') sb.append("\\t");
+            else if (c == '\r') sb.append("\\r");
+            else if (c < 0x20 || c >= 0x7f) sb.append(String.format("\\x%02x", c));
+            else sb.append((char) c);
+        }
+        return sb.append(dq ? '"' : '\'').toString();
     }
 
     private static boolean exists(TaskContext ctx, String glob, String chdir)

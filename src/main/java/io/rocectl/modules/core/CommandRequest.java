@@ -110,13 +110,33 @@ public record CommandRequest(List<String> argv, String script, String chdir, Str
             c = Cmd.script("if [ -n \"$1\" ]; then cd -- \"$1\" || exit 1; fi; exec \"$2\" -c \"$3\"",
                     chdir == null ? "" : chdir, executable, script);
         } else if (chdir != null) {
-            c = Cmd.script("cd -- \"$1\" || exit 1; shift; exec \"$@\"",
-                    concat(chdir, argv));
+            c = Cmd.script("cd -- \"$1\" || exit 1; shift; " + EXEC, concat(chdir, argv));
         } else {
-            c = Cmd.script("exec \"$@\"", argv);
+            c = Cmd.script(EXEC, argv);
         }
         return stdin == null ? c : c.withStdin(stdin);
     }
+
+    /** This request with other chdir, creates and removes (the same command). */
+    public CommandRequest withPaths(String chdir, String creates, String removes) {
+        return new CommandRequest(argv, script, chdir, creates, removes, stdin, executable);
+    }
+
+    /** This request with other words to run (the same options). */
+    public CommandRequest withArgv(List<String> words) {
+        return new CommandRequest(List.copyOf(words), script, chdir, creates, removes, stdin, executable);
+    }
+
+    /** What {@link #EXEC} prints on stderr, followed by the errno, when the program cannot be started. */
+    static final String NOT_STARTED = "rocectl-exec-errno:";
+
+    /**
+     * Runs "$@"; a program that cannot be started is reported as Python's errno (what Ansible's
+     * command module registers as rc): 2 when it is not found, 13 when it is not executable.
+     */
+    static final String EXEC = "case $1 in */*) if [ ! -e \"$1\" ]; then e=2; elif [ -d \"$1\" ] || [ ! -x \"$1\" ]; "
+            + "then e=13; else e=0; fi;; *) if command -v -- \"$1\" >/dev/null 2>&1; then e=0; else e=2; fi;; esac; "
+            + "if [ \"$e\" != 0 ]; then printf '" + NOT_STARTED + "%s' \"$e\" >&2; exit 127; fi; exec \"$@\"";
 
     private static List<String> concat(String first, List<String> rest) {
         List<String> l = new java.util.ArrayList<>();

@@ -52,7 +52,7 @@ public final class CopyModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        String dest = ctx.str("dest");
+        String dest = ArgvExpand.path(ctx, ctx.str("dest"));
         if (ctx.has("src") == ctx.has("content")) {
             throw new ModuleException("exactly one of src and content is required");
         }
@@ -70,6 +70,7 @@ public final class CopyModule implements Module {
         }
         FileAttrs want = FileAttrs.from(ctx);
         FileStat cur = HostFiles.stat(ctx, dest, true, true);
+        want = want.withMode(FileMode.resolve(want.mode(), cur.isFile() ? cur.mode() : "0644", false));
         String sha = sha256(content);
         CopyPlan plan = CopyPlan.plan(dest, cur, sha, want, ctx.bool("force", true));
         Map<String, Object> data = new LinkedHashMap<>();

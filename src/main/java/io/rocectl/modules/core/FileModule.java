@@ -41,7 +41,7 @@ public final class FileModule implements Module {
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         Map<String, Object> args = Aliases.apply(ctx.args(), Map.of("dest", "path", "name", "path"));
-        String path = args.get("path") == null ? "" : args.get("path").toString();
+        String path = args.get("path") == null ? "" : ArgvExpand.path(ctx, args.get("path").toString());
         FileAttrs want = FileAttrs.from(ctx);
         String state = args.get("state") == null ? null : args.get("state").toString();
         boolean follow = ctx.bool("follow", true);
@@ -49,7 +49,9 @@ public final class FileModule implements Module {
         if (state == null) state = raw.isDirectory() ? "directory" : raw.isLink() && !follow ? "link" : "file";
         boolean noFollow = state.equals("link") || state.equals("absent") || !follow;
         FileStat cur = noFollow || !raw.isLink() ? raw : HostFiles.stat(ctx, path, true, false);
-        String src = args.get("src") == null ? null : args.get("src").toString();
+        String src = args.get("src") == null ? null : ArgvExpand.path(ctx, args.get("src").toString());
+        boolean dir = cur.exists() ? cur.isDirectory() : state.equals("directory");
+        want = want.withMode(FileMode.resolve(want.mode(), cur.exists() ? cur.mode() : dir ? "0755" : "0644", dir));
         FilePlan plan = FilePlan.plan(path, cur, state, src, want, ctx.bool("force", false));
         if (plan.failure() != null) return ModuleResult.failed(plan.failure()).withData(describe(path, cur));
         if (!plan.changed()) return ModuleResult.ok(plan.reason()).withData(describe(path, cur));

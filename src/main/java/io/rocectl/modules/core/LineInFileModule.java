@@ -48,13 +48,16 @@ public final class LineInFileModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
-        LineInFileArgs a = LineInFileArgs.from(Aliases.apply(ctx.args(), Map.of("value", "line")));
+        Map<String, Object> raw = new LinkedHashMap<>(Aliases.apply(ctx.args(), Map.of("value", "line")));
+        if (raw.get("path") != null) raw.put("path", ArgvExpand.path(ctx, raw.get("path").toString()));
+        LineInFileArgs a = LineInFileArgs.from(raw);
         FileAttrs want = FileAttrs.from(ctx);
         FileStat st = HostFiles.stat(ctx, a.path(), true, false);
         if (st.exists() && !st.isFile()) {
             return ModuleResult.failed("Destination " + a.path() + " is a " + st.type() + ", not a regular file");
         }
         String path = st.exists() ? st.realPath() : a.path();
+        want = want.withMode(FileMode.resolve(want.mode(), st.exists() ? st.mode() : "0644", false));
         String current = st.exists() ? RemoteFile.read(ctx, path).orElse(null) : null;
         LineInFilePlan plan = LineInFilePlan.plan(current, a);
         Map<String, Object> data = new LinkedHashMap<>();

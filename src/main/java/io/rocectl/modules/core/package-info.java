@@ -1,7 +1,8 @@
 /**
  * The core modules users know from Ansible's builtin collection: {@code command}, {@code shell},
- * {@code ping}, {@code lineinfile}, {@code copy}, {@code file}, {@code service}/{@code systemd},
- * {@code set_fact}, {@code debug}, {@code assert}, {@code fail} and {@code wait_for}.
+ * {@code ping}, {@code lineinfile}, {@code blockinfile}, {@code replace}, {@code copy},
+ * {@code template}, {@code file}, {@code stat}, {@code service}/{@code systemd}, {@code set_fact},
+ * {@code debug}, {@code assert}, {@code fail} and {@code wait_for}.
  *
  * <p>Each module separates a pure plan (host state as captured text plus arguments in, decision
  * out: {@link io.rocectl.modules.core.LineInFilePlan}, {@link io.rocectl.modules.core.FilePlan},

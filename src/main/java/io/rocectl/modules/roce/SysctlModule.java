@@ -26,6 +26,10 @@ import java.util.Map;
  * {@code sysctl --system}. That is the trap the seeds warn about (ARP settings written but not
  * live keep pairs broken); use {@code sysctl_set: true} to set the live value anyway.
  * {@code state: absent} removes the key from the file and leaves the live value alone.
+ * <p>As ansible.posix.sysctl, a change with {@code reload: true} then loads the whole
+ * {@code sysctl_file} ({@code sysctl -p FILE}, {@code -e} with {@code ignoreerrors}): the file's
+ * other keys become live too, and a key there the kernel refuses fails the task
+ * ({@code Failed to reload sysctl: ...}).
  */
 public final class SysctlModule implements Module {
     public static final String DEFAULT_FILE = "/etc/sysctl.d/99-rocectl.conf";
@@ -101,10 +105,27 @@ public final class SysctlModule implements Module {
                             + (liveChange ? " (live value put back to " + current + ")" : ""));
                 }
             }
+            if (ctx.bool("reload", true)) {
+                // as ansible.posix.sysctl: a change with reload loads the WHOLE file (sysctl -p FILE)
+                ExecResult p = ctx.run(reload(file, ctx.bool("ignoreerrors", false)));
+                if (!p.ok() || RELOAD_FAILED.matcher(p.stderr()).find()) {
+                    return ModuleResult.failed("Failed to reload sysctl: " + p.stdout() + p.stderr()).withData(data);
+                }
+            }
         }
         String msg = name + " = " + value + (fileChange ? " (file)" : "") + (liveChange ? " (live, was " + current + ")" : "")
                 + (ctx.bool("reload", true) || ctx.bool("sysctl_set", false) ? "" : "; reload: false, live value NOT set");
         return ModuleResult.changed(msg).withData(data).withDiff(diff.toString());
+    }
+
+    /** sysctl can exit 0 and still not set a key: ansible.posix.sysctl's stderr check. */
+    private static final java.util.regex.Pattern RELOAD_FAILED = java.util.regex.Pattern.compile(
+            "^sysctl: setting key \"[^\"]+\": (Invalid argument|Read-only file system)$", java.util.regex.Pattern.MULTILINE);
+
+    /** {@code sysctl [-e] -p FILE}, found in the sbin directories as Ansible's get_bin_path does. */
+    static Cmd reload(String file, boolean ignoreErrors) {
+        return Cmd.script("PATH=$PATH:/sbin:/usr/sbin:/usr/local/sbin; if [ \"$2\" = 1 ]; then exec sysctl -e -p \"$1\"; "
+                + "else exec sysctl -p \"$1\"; fi", file, ignoreErrors ? "1" : "0");
     }
 
     private static Cmd setLive(String path, String value) {

@@ -26,13 +26,13 @@ class CommandModuleTest {
 
     @Test
     void freeFormRunsWithoutShell() throws Exception {
-        ModuleResult r = Ctx.run(command, Map.of(ArgSpec.RAW, "printf '%s|%s\\n' 'a b' $HOME"));
+        ModuleResult r = Ctx.run(command, Map.of(ArgSpec.RAW, "printf '%s|%s\\n' 'a b;$(id)' '>x'"));
         assertTrue(r.changed());
         assertFalse(r.failed());
         assertEquals(0, r.data().get("rc"));
-        assertEquals("a b|$HOME", r.data().get("stdout"));
-        assertEquals(List.of("a b|$HOME"), r.data().get("stdout_lines"));
-        assertEquals(List.of("printf", "%s|%s\\n", "a b", "$HOME"), r.data().get("cmd"));
+        assertEquals("a b;$(id)|>x", r.data().get("stdout"));
+        assertEquals(List.of("a b;$(id)|>x"), r.data().get("stdout_lines"));
+        assertEquals(List.of("printf", "%s|%s\\n", "a b;$(id)", ">x"), r.data().get("cmd"));
         assertTrue(r.data().get("delta").toString().matches("0:00:\\d\\d\\.\\d{6}"), r.data().get("delta").toString());
     }
 
@@ -51,7 +51,55 @@ class CommandModuleTest {
     void missingProgramIsAFailureNotUnreachable() throws Exception {
         ModuleResult r = Ctx.run(command, Map.of("cmd", "no-such-program-rocectl --x"));
         assertTrue(r.failed());
-        assertEquals(127, r.data().get("rc"));
+        assertFalse(r.changed());
+        assertEquals(2, r.data().get("rc"));
+        assertEquals("[Errno 2] No such file or directory: b'no-such-program-rocectl'", r.msg());
+        assertEquals("", r.data().get("stderr"));
+        ModuleResult p = Ctx.run(command, Map.of("argv", List.of(dir.resolve("none").toString())));
+        assertEquals(2, p.data().get("rc"));
+        ModuleResult d = Ctx.run(command, Map.of("argv", List.of(dir.toString())));
+        assertEquals(13, d.data().get("rc"));
+        assertEquals("[Errno 13] Permission denied: b'" + dir + "'", d.msg());
+        ModuleResult ok = Ctx.run(command, Map.of("argv", List.of("sh", "-c", "exit 127")));
+        assertEquals(127, ok.data().get("rc"), "a program that ran and exited 127 keeps its rc");
+    }
+
+    @Test
+    void wordsExpandTildeAndVariablesFromTheHostWithoutAShell() throws Exception {
+        String home = System.getenv("HOME");
+        Path victim = Files.writeString(dir.resolve("victim"), "keep");
+        ModuleResult r = Ctx.run(command, Map.of(ArgSpec.RAW,
+                "printf '%s|%s|%s|%s|%s' ~/x ${NO_SUCH_VAR_ROCECTL} $HOME '$HOME' ~no-such-user-rocectl/y"));
+        assertEquals(home + "/x|${NO_SUCH_VAR_ROCECTL}|" + home + "|" + home + "|~no-such-user-rocectl/y",
+                r.data().get("stdout"));
+        assertEquals("$HOME", ((List<?>) r.data().get("cmd")).get(4), "cmd is registered as written");
+        // a value with shell syntax stays one word: expansion is string work, never a shell
+        ModuleResult s = Ctx.run(command, Map.of("argv", List.of("printf", "%s", "$PATH;$(rm " + victim + ")")));
+        assertTrue(s.data().get("stdout").toString().endsWith(";$(rm " + victim + ")"));
+        assertTrue(Files.exists(victim));
+    }
+
+    @Test
+    void chdirCreatesAndRemovesArePathsExpandedOnTheHost() throws Exception {
+        String home = System.getenv("HOME");
+        ModuleResult r = Ctx.run(command, Map.of("argv", List.of("pwd"), "chdir", "~"));
+        assertEquals(home, r.data().get("stdout"));
+        ModuleResult s = Ctx.run(command, Map.of("argv", List.of("false"), "creates", "$HOME"));
+        assertFalse(s.failed(), "creates=$HOME exists: the command does not run");
+        assertEquals("Did not run command since '" + home + "' exists", s.msg());
+        assertEquals("skipped, since " + home + " exists", s.data().get("stdout"));
+    }
+
+    @Test
+    void expansionIsPythons() {
+        Map<String, String> env = Map.of("A", "1", "B_2", "x");
+        assertEquals("1-${A-$Z-${B_2}", ArgvExpand.expandVars("$A-${A-$Z-${B_2}", env));
+        assertEquals("1-${A-$Z-x", ArgvExpand.expandVars("$A-${A-$Z-$B_2", env));
+        assertEquals(List.of("/home/u/d", "/root", "~nobody", "/home/u"), ArgvExpand.expand(
+                List.of("~/d", "~root", "~nobody", "~"), Map.of("HOME", "/home/u/"), u -> u.equals("root") ? "/root/" : null));
+        assertEquals(List.of("/"), ArgvExpand.expand(List.of("~"), Map.of("HOME", "/"), u -> null));
+        assertEquals("b'a\\'b\"'", CommandModule.pyBytes("a'b\""));
+        assertEquals("b\"a'b\"", CommandModule.pyBytes("a'b"));
     }
 
     @Test

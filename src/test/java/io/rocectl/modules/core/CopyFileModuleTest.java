@@ -89,9 +89,9 @@ class CopyFileModuleTest {
         assertEquals(content, Files.readString(dest));
         assertFalse(Ctx.run(copy, Map.of("content", content, "dest", dest.toString(), "mode", "0640")).changed());
         assertEquals("v", Files.readString(victim));
-        assertEquals("mode 'u=rw' must be octal digits such as '0644' (symbolic modes are not supported)",
+        assertEquals("mode must be in octal or symbolic form; bad symbolic permission for mode: u=rwq",
                 assertThrows(ModuleException.class, () -> Ctx.run(copy,
-                        Map.of("content", "x", "dest", dest.toString(), "mode", "u=rw"))).getMessage());
+                        Map.of("content", "x", "dest", dest.toString(), "mode", "u=rwq"))).getMessage());
     }
 
     @Test

@@ -107,5 +107,22 @@ class RoceArpNetnsTest {
         assertTrue(new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.conf.r0.arp_ignore", "value", "1"),
                 vars, false, null)).changed());
         assertTrue(Files.readString(conf).contains("net.ipv4.conf.r0.arp_ignore = 1"));
+        assertEquals("2", sysctl("net/ipv4/conf/r0/arp_announce"), "reload loads the whole file (sysctl -p FILE)");
+    }
+
+    /** reload: the file's other keys go live (ansible.posix.sysctl runs sysctl -p FILE); a bad one fails the task. */
+    @Test
+    void reloadLoadsTheWholeFile() throws Exception {
+        java.nio.file.Path conf = ns.etc.resolve("sysctl.d/99-rocectl.conf");
+        Files.writeString(conf, "net.ipv4.conf.r1.arp_announce = 2\nnet.ipv4.conf.r1.arp_ignore = 1\n");
+        ModuleResult r = new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.conf.r1.arp_ignore", "value", "1"),
+                vars, false, null));
+        assertTrue(r.changed(), "live differed: changed, and the file is reloaded");
+        assertEquals("2", sysctl("net/ipv4/conf/r1/arp_announce"));
+        Files.writeString(conf, "net.ipv4.conf.r1.arp_announce = bogus\n");
+        ModuleResult bad = new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.conf.r1.arp_ignore", "value", "2"),
+                vars, false, null));
+        assertTrue(bad.failed(), bad.msg());
+        assertTrue(bad.msg().startsWith("Failed to reload sysctl: "), bad.msg());
     }
 }
