@@ -178,7 +178,7 @@ final class TaskExecutor {
             }
         }
         if (!mr.facts().isEmpty() && !failed) {
-            if ("set_fact".equals(task.module())) host.registered.putAll(mr.facts());
+            if ("set_fact".equals(task.module()) || "include_vars".equals(task.module())) host.registered.putAll(mr.facts());
             else host.facts.putAll(mr.facts());
         }
         if (label == null) register(host, task, data);

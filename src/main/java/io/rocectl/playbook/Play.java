@@ -14,9 +14,20 @@ import java.util.Set;
  *                           engine flushes handlers at the end of each (as Ansible does)
  * @param become             null when not set
  * @param noLog              {@code no_log} at play level (its tasks inherit it; also hides fact gathering)
+ * @param roleDefaults       the defaults of the play's roles (read at load time), per role directory, in
+ *                           the order read: below every other variable, its own role's above the others'
  */
 public record Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
                    List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
                    List<Step> tasks, List<Integer> sections, List<Task> handlers, Set<String> tags,
-                   boolean noLog, Mark mark) {
+                   boolean noLog, Mark mark, Map<String, Map<String, Object>> roleDefaults) {
+
+    /** A play without roles. */
+    public Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
+                List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
+                List<Step> tasks, List<Integer> sections, List<Task> handlers, Set<String> tags,
+                boolean noLog, Mark mark) {
+        this(name, hosts, vars, gatherFacts, become, serial, maxFailPercentage, anyErrorsFatal, strategy, tasks,
+                sections, handlers, tags, noLog, mark, Map.of());
+    }
 }
