@@ -3,7 +3,7 @@ package io.rocectl.exec;
 import io.rocectl.error.InputError;
 import io.rocectl.event.HostResult;
 import io.rocectl.event.Status;
-import io.rocectl.modules.core.IncludeTasksModule;
+import io.rocectl.module.SearchPath;
 import io.rocectl.playbook.Block;
 import io.rocectl.playbook.PlaybookLoader;
 import io.rocectl.playbook.Step;
@@ -67,7 +67,7 @@ final class IncludeRun {
                 }
                 vars.putAll(t.vars());
                 String file = "include_role".equals(t.module()) ? String.valueOf(d.get("include_role"))
-                        : String.valueOf(d.get(IncludeTasksModule.PATH));
+                        : String.valueOf(d.get(SearchPath.INCLUDE_PATH));
                 Object from = d.get("tasks_from");
                 todo.computeIfAbsent(new Inclusion(file, from == null ? null : from.toString(), vars),
                         k -> new ArrayList<>()).add(r.host());

@@ -16,6 +16,8 @@ import java.util.Map;
 public final class SearchPath {
     /** The engine's per-task variable (a list of directories). */
     public static final String VAR = "ansible_search_path";
+    /** The key of an include_tasks result holding where its file was found (the engine reads it). */
+    public static final String INCLUDE_PATH = "_include_path";
 
     private SearchPath() {}
 

@@ -20,8 +20,6 @@ import java.util.Map;
  * (tags, when, become, ignore_errors) put on every included task.
  */
 public final class IncludeTasksModule implements Module {
-    /** Where the file was found (the result's key the engine reads). */
-    public static final String PATH = "_include_path";
 
     @Override
     public String name() {
@@ -44,7 +42,7 @@ public final class IncludeTasksModule implements Module {
         }
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("include", file);
-        data.put(PATH, found.toAbsolutePath().normalize().toString());
+        data.put(SearchPath.INCLUDE_PATH, found.toAbsolutePath().normalize().toString());
         data.put("include_args", Map.of());
         return ModuleResult.ok("").withData(data);
     }

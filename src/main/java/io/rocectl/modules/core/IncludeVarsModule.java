@@ -1,6 +1,5 @@
 package io.rocectl.modules.core;
 
-import io.rocectl.error.InputError;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleException;
@@ -93,8 +92,11 @@ public final class IncludeVarsModule implements Module {
                 }
             }
             return (Map<String, Object>) v;
-        } catch (InputError e) {
-            throw new ModuleException(e.oneLine());
+        } catch (ModuleException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // the YAML reader's error names the file, line and column
+            throw new ModuleException(e.toString().replaceFirst("^[\\w.$]+: ", ""));
         }
     }
 }
