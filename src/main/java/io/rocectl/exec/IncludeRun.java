@@ -130,7 +130,8 @@ final class IncludeRun {
             return loader.includeTasks(Path.of(inc.file()), pbDir, rn == null ? null : rn.toString(),
                     rp == null ? null : Path.of(rp.toString()), apply, handlers, noLog);
         }
-        PlaybookLoader.IncludedRole role = loader.includeRole(inc.file(), inc.tasksFrom(), pbDir, apply, t.mark(), noLog);
+        PlaybookLoader.IncludedRole role = loader.includeRole(inc.file(), inc.tasksFrom(), pbDir, apply,
+                t.vars(), t.mark(), noLog);
         synchronized (handlersAdded) {
             for (Task h : role.handlers()) if (handlersAdded.add(String.valueOf(h.mark()))) run.includedHandlers.add(h);
         }

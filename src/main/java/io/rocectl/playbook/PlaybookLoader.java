@@ -84,12 +84,12 @@ public final class PlaybookLoader {
 
     /** {@code include_role} at run time (no dedup: each include runs the role, as in Ansible). */
     public IncludedRole includeRole(String name, String tasksFrom, Path playbookDir, Map<String, Object> apply,
-                                    Mark at, boolean noLog) {
+                                    Map<String, Object> params, Mark at, boolean noLog) {
         Apply a = apply(apply);
         includes.baseDir = playbookDir;
         includes.role = null;
         Roles.Acc acc = new Roles.Acc(false);
-        List<Step> steps = includes.roles.role(m -> new InputError(at.file(), at.line(), at.column(), m), name, Map.of(),
+        List<Step> steps = includes.roles.role(m -> new InputError(at.file(), at.line(), at.column(), m), name, params,
                 a.tags, a.when, tasksFrom, null, noLog, acc, false, at);
         return new IncludedRole(inherit(steps, a.ignore, a.become), List.copyOf(acc.handlers), Map.copyOf(acc.defaults));
     }
@@ -256,15 +256,7 @@ public final class PlaybookLoader {
             sections.add(tasks.size() - before);
         }
         List<Task> handlers = new ArrayList<>(roles.handlers);
-        if (handlersNode != null) {
-            for (Step st : taskList(src, handlersNode, tags, List.of(), true, noLog)) {
-                if (!(st instanceof Task h)) {
-                    Mark mk = st.mark();
-                    throw new InputError(mk.file(), mk.line(), mk.column(), "a block in 'handlers' is not supported");
-                }
-                handlers.add(h);
-            }
-        }
+        if (handlersNode != null) handlers.addAll(handlers(taskList(src, handlersNode, tags, List.of(), true, noLog)));
         Set<String> handlerNames = new TreeSet<>();
         for (Task h : handlers) {
             if (h.name() != null) handlerNames.add(h.name());
@@ -279,6 +271,29 @@ public final class PlaybookLoader {
         } finally {
             includes.playRoles = outer;
         }
+    }
+
+    /**
+     * Handlers as a flat list: those an {@code import_tasks} brought in take its place (with its
+     * vars); any other block is refused.
+     */
+    static List<Task> handlers(List<Step> steps) {
+        List<Task> out = new ArrayList<>();
+        for (Step st : steps) {
+            if (st instanceof Task h) {
+                out.add(h);
+            } else if (st instanceof Block b && b.rescue().isEmpty() && b.always().isEmpty() && b.name() == null) {
+                for (Task h : handlers(b.block())) {
+                    Map<String, Object> vars = new LinkedHashMap<>(b.vars());
+                    vars.putAll(h.vars());
+                    out.add(h.toBuilder().vars(vars).build());
+                }
+            } else {
+                Mark mk = st.mark();
+                throw new InputError(mk.file(), mk.line(), mk.column(), "a block in 'handlers' is not supported");
+            }
+        }
+        return out;
     }
 
     void checkNotify(YamlSource src, List<Step> steps, Set<String> handlers) {
@@ -437,7 +452,7 @@ public final class PlaybookLoader {
             }
             List<Step> inner = module.equals("import_tasks")
                     ? includes.importTasks(src, moduleValue, tags, when, handler, noLog)
-                    : includes.roles.importRole(src, moduleValue, tags, when, noLog);
+                    : includes.roles.importRole(src, moduleValue, vars, tags, when, noLog);
             return new Block(name, vars, inherit(inner, ignore, become), List.of(), List.of(), tags, mark);
         }
         if (blockNode != null) {

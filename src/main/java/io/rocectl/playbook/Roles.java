@@ -69,8 +69,12 @@ final class Roles {
         return out;
     }
 
-    /** {@code import_role:} with name and optionally tasks_from (read now, its tasks in place). */
-    List<Step> importRole(YamlSource src, YamlNode v, Set<String> tags, List<Object> when, boolean noLog) {
+    /**
+     * {@code import_role:} with name and optionally tasks_from (read now, its tasks in place);
+     * the import's vars are the role's parameters (above its vars/main.yml, as in Ansible).
+     */
+    List<Step> importRole(YamlSource src, YamlNode v, Map<String, Object> params, Set<String> tags, List<Object> when,
+                          boolean noLog) {
         YamlMapping m = src.mapping(v, "'import_role'");
         YamlNode nameNode = null;
         String tasksFrom = null;
@@ -92,7 +96,7 @@ final class Roles {
         if (nameNode == null) throw src.error(v, "import_role needs 'name'");
         String name = src.scalar(nameNode, "a role name");
         YamlNode at = nameNode;
-        return role(msg -> src.error(at, msg), name, Map.of(), tags, when, tasksFrom, handlersFrom, noLog,
+        return role(msg -> src.error(at, msg), name, params, tags, when, tasksFrom, handlersFrom, noLog,
                 includes.playRoles, false, src.mark(v));
     }
 
@@ -183,11 +187,7 @@ final class Roles {
                 if (tf != null) tasks = includes.tasksFile(err, tf, tags, when, false, noLog);
                 Path hf = main(roleDir.resolve("handlers"), handlersFrom == null ? "main" : handlersFrom);
                 if (hf != null && acc.handlersOf.add(roleDir)) {
-                    for (Step s : includes.tasksFile(err, hf, tags, List.of(), true, noLog)) {
-                        if (!(s instanceof Task h)) {
-                            Mark mk = s.mark();
-                            throw new InputError(mk.file(), mk.line(), mk.column(), "a block in 'handlers' is not supported");
-                        }
+                    for (Task h : PlaybookLoader.handlers(includes.tasksFile(err, hf, tags, List.of(), true, noLog))) {
                         acc.handlers.add(handler(h, roleName, scope));
                     }
                 }
