@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 for pb in cases/*.yaml; do
     name=$(basename "$pb" .yaml)
     rc=0
-    # a case may give extra options in a first line "# args: ..." (only --limit is used)
+    # a case may give extra options in a first line "# args: ..." (--limit and --tags are used)
     args=$(sed -n '1s/^# args: //p' "$pb")
     ANSIBLE_STDOUT_CALLBACK=json ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_RETRY_FILES_ENABLED=false \
         ANSIBLE_CALLBACK_RESULT_FORMAT=json \

@@ -60,10 +60,18 @@ class EngineDifferentialTest {
         };
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
         RunOptions opts = RunOptions.defaults();
-        // "# args: --limit PATTERN" on the first line: what record.sh gave ansible-playbook
+        // "# args: --limit PATTERN --tags A,B" on the first line: what record.sh gave ansible-playbook
         String first = Files.readAllLines(playbook).get(0);
-        if (first.startsWith("# args: --limit ")) opts = opts.withLimit(first.substring("# args: --limit ".length()).trim());
-        else if (first.startsWith("# args:")) throw new IllegalArgumentException("only --limit is supported: " + first);
+        if (first.startsWith("# args:")) {
+            String[] a = first.substring("# args:".length()).trim().split("\\s+");
+            for (int i = 0; i + 1 < a.length; i += 2) {
+                switch (a[i]) {
+                    case "--limit" -> opts = opts.withLimit(a[i + 1]);
+                    case "--tags" -> opts = opts.withTags(java.util.Set.of(a[i + 1].split(",")));
+                    default -> throw new IllegalArgumentException("only --limit and --tags are supported: " + first);
+                }
+            }
+        }
         Normalizer n = new Normalizer();
         Recap recap;
         try (ConnectionPool pool = new ConnectionPool(LocalConnection::new)) {
