@@ -97,7 +97,11 @@ final class IncludeRun {
             if (program.isEmpty()) continue;
             // failures inside stay here until the include returns, so an enclosing rescue still sees the host
             RunState local = new RunState();
-            Strategy.named(run.play().strategy()).run(run, new PlayIterator(Program.of(program), live, local));
+            // under free, this runs on the host's own fork: going on in lockstep on this thread
+            // (one host) keeps it from waiting on a fork that may never come free
+            Strategy strategy = "free".equals(run.play().strategy()) ? new LinearStrategy()
+                    : Strategy.named(run.play().strategy());
+            strategy.run(run, new PlayIterator(Program.of(program), live, local));
             for (String h : live) {
                 if (local.isUnreachable(h)) {
                     ctx.state().unreachable(h);

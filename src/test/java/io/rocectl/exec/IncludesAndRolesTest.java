@@ -80,6 +80,27 @@ class IncludesAndRolesTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void includesUnderTheFreeStrategyWithOneForkDoNotWaitForThemselves() throws Exception {
+        Path d = tmp.resolve("site4");
+        write(d.resolve("inc.yml"), """
+                - name: inside
+                  shell: echo "{{ item }}" >> {{ host_dir }}/free.txt
+                """);
+        Path pb = write(d.resolve("site.yaml"), """
+                - hosts: all
+                  gather_facts: false
+                  strategy: free
+                  tasks:
+                    - include_tasks: inc.yml
+                      loop: [a, b]
+                """);
+        Cli.Result r = Cli.run("run", pb.toString(), "-i", inv.toString(), "-f", "1");
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        for (String h : hosts.names()) assertEquals("a\nb\n", Files.readString(hosts.home(h).resolve("free.txt")));
+    }
+
+    @Test
     void missingImportIsInputErrorBeforeAnyHost() throws Exception {
         Path d = tmp.resolve("site2");
         write(d.resolve("tasks/ok.yml"), "- import_tasks: missing.yml\n");
