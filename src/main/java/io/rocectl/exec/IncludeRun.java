@@ -73,6 +73,7 @@ final class IncludeRun {
                         k -> new ArrayList<>()).add(r.host());
             }
         }
+        run.batchEnded.set(false);
         Map<String, PlayRun.Failure> failed = new LinkedHashMap<>();
         for (Map.Entry<Inclusion, List<String>> e : todo.entrySet()) {
             List<String> live = new ArrayList<>(ctx.state().active(e.getValue()));
@@ -111,6 +112,9 @@ final class IncludeRun {
             }
         }
         run.advance(it, t, hosts, results, failed);
+        // meta end_host / end_play inside: they end the host (the batch) in the play, not just the include
+        for (String h : hosts) if (run.ended.contains(h)) it.end(h);
+        if (run.batchEnded.get()) it.endAll();
     }
 
     private List<Step> load(Task t, Inclusion inc, Program.Slot slot) {

@@ -185,6 +185,10 @@ final class PlayRun {
 
     /** The failure that took a host out (of an included program: the include fails with it). */
     final Map<String, Failure> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Hosts a {@code meta: end_host} ended (in an included file: the include ends them too). */
+    final Set<String> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** A {@code meta: end_batch}/{@code end_play} ran (in an included file: the include ends the batch too). */
+    final AtomicBoolean batchEnded = new AtomicBoolean();
     /** include_tasks/include_role. */
     private final IncludeRun includes = new IncludeRun(this);
     /** Handlers of roles included at run time (after the play's). */
@@ -238,10 +242,14 @@ final class PlayRun {
         }
         switch (t.metaAction()) {
             case "flush_handlers" -> runHandlers(it, yes);
-            case "end_host" -> yes.forEach(it::end);
+            case "end_host" -> {
+                yes.forEach(it::end);
+                ended.addAll(yes);
+            }
             case "end_batch", "end_play" -> {
                 if (!yes.isEmpty()) {
                     it.endAll();
+                    batchEnded.set(true);
                     if ("end_play".equals(t.metaAction())) playEnded.set(true);
                 }
             }
