@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  * {@link SearchPath}, in {@code vars/} first) and sets its variables on the host, above play,
  * block and task vars (the engine keeps them with set_fact's); with {@code name}, under that one
  * key. {@code dir} reads every {@code .yml}/{@code .yaml}/{@code .json} file of a directory in
- * name order ({@code files_matching}, {@code depth} 0/1). Never changed, touches nothing on the host.
+ * name order ({@code files_matching}, {@code depth} 0/1); another extension fails the task unless
+ * {@code ignore_unknown_extensions}. Never changed, touches nothing on the host.
  */
 public final class IncludeVarsModule implements Module {
     @Override
@@ -34,7 +35,7 @@ public final class IncludeVarsModule implements Module {
     public ArgSpec args() {
         return ArgSpec.builder().freeForm().opt("file", ArgSpec.Type.STR).opt("name", ArgSpec.Type.STR)
                 .opt("dir", ArgSpec.Type.STR).opt("files_matching", ArgSpec.Type.STR)
-                .opt("depth", ArgSpec.Type.INT);
+                .opt("depth", ArgSpec.Type.INT).opt("ignore_unknown_extensions", ArgSpec.Type.BOOL);
     }
 
     @Override
@@ -55,13 +56,18 @@ public final class IncludeVarsModule implements Module {
             if (d == null || !Files.isDirectory(d)) throw new ModuleException(dir + " directory does not exist");
             Pattern match = ctx.has("files_matching") ? Pattern.compile(ctx.str("files_matching")) : null;
             int depth = ctx.integer("depth", 0);
+            boolean ignoreOthers = ctx.bool("ignore_unknown_extensions", false);
+            List<Path> found = new ArrayList<>();
             try (var s = depth == 1 ? Files.list(d) : Files.walk(d)) {
                 s.filter(Files::isRegularFile)
-                        .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)$"))
-                        .filter(p -> match == null || match.matcher(p.getFileName().toString()).matches())
-                        .sorted().forEach(files::add);
+                        .filter(p -> match == null || match.matcher(p.getFileName().toString()).find())
+                        .sorted().forEach(found::add);
             } catch (java.io.IOException e) {
                 throw new ModuleException("include_vars: cannot list " + d + ": " + e.getMessage());
+            }
+            for (Path p : found) {
+                if (p.getFileName().toString().matches(".*\\.(ya?ml|json)$")) files.add(p);
+                else if (!ignoreOthers) throw new ModuleException(p + " does not have a valid extension: yaml, yml, json");
             }
         }
         Map<String, Object> vars = new LinkedHashMap<>();
