@@ -282,7 +282,7 @@ public final class PlaybookLoader {
         for (Step st : steps) {
             if (st instanceof Task h) {
                 out.add(h);
-            } else if (st instanceof Block b && b.rescue().isEmpty() && b.always().isEmpty() && b.name() == null) {
+            } else if (st instanceof Block b && b.rescue().isEmpty() && b.always().isEmpty() && imported(b)) {
                 for (Task h : handlers(b.block())) {
                     Map<String, Object> vars = new LinkedHashMap<>(b.vars());
                     vars.putAll(h.vars());
@@ -294,6 +294,13 @@ public final class PlaybookLoader {
             }
         }
         return out;
+    }
+
+    /** An import_tasks' block: its tasks come from another file than the one it is written in. */
+    private static boolean imported(Block b) {
+        if (b.mark() == null) return false;
+        for (Step s : b.block()) if (s.mark() == null || s.mark().file().equals(b.mark().file())) return false;
+        return true;
     }
 
     void checkNotify(YamlSource src, List<Step> steps, Set<String> handlers) {
