@@ -159,7 +159,8 @@ public final class PlaybookLoader {
         }
         String name = src.scalar(fileNode, "'import_playbook'");
         if (Templar.isTemplate(name)) throw src.error(fileNode, "import_playbook: the file name cannot be a template");
-        Path f = dir.resolve(name).normalize();
+        // shown (in errors) relative to the working directory, as the importing playbook is
+        Path f = Path.of(Includes.display(dir.resolve(name)));
         if (!Files.isRegularFile(f)) throw src.error(fileNode, "import_playbook: file not found: " + name);
         return includes.reading(src, fileNode, f, () -> plays(f));
     }

@@ -86,6 +86,9 @@ class IncludesLoaderTest {
         Path pb = write("pb.yaml", "- hosts: first\n  tasks: []\n- import_playbook: sub/inner.yaml\n- hosts: last\n  tasks: []\n");
         List<Play> plays = loader.load(pb).plays();
         assertEquals(List.of("first", "inner", "last"), plays.stream().map(Play::hosts).toList());
+        write("sub/bad.yaml", "- hosts: x\n  tasks:\n    - debg: msg=1\n");
+        Path bad = write("b.yaml", "- import_playbook: sub/bad.yaml\n");
+        assertTrue(refused(bad).oneLine().matches(".*sub/bad\\.yaml:3:7: unknown module 'debg'.*"), refused(bad).oneLine());
         Path missing = write("m.yaml", "- import_playbook: nope.yaml\n");
         assertTrue(refused(missing).oneLine().contains("m.yaml:1:20: import_playbook: file not found: nope.yaml"),
                 refused(missing).oneLine());
