@@ -34,6 +34,8 @@ final class Includes {
     Path baseDir = Path.of("").toAbsolutePath();
     /** The role whose files are being read, or null. */
     Roles.Scope role;
+    /** At run time: the directory of the file holding the include_role (its roles/ is searched too), or null. */
+    Path includingDir;
     /** The roles of the play being read (dedup, handlers, defaults, vars). */
     Roles.Acc playRoles = new Roles.Acc(false);
     private final Deque<Path> reading = new ArrayDeque<>();

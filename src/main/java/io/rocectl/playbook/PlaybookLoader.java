@@ -88,6 +88,8 @@ public final class PlaybookLoader {
         Apply a = apply(apply);
         includes.baseDir = playbookDir;
         includes.role = null;
+        Path from = at == null || at.file() == null ? null : Path.of(at.file()).toAbsolutePath().getParent();
+        includes.includingDir = from;
         Roles.Acc acc = new Roles.Acc(false);
         List<Step> steps = includes.roles.role(m -> new InputError(at.file(), at.line(), at.column(), m), name, params,
                 a.tags, a.when, tasksFrom, null, noLog, acc, false, at);

@@ -239,7 +239,11 @@ final class Roles {
         return new LinkedHashMap<>(PlaybookLoader.stringMap(p.source(), p.root(), "a vars file"));
     }
 
-    /** Where a role is looked for: the playbook's roles/, next to the role naming it, the playbook's directory. */
+    /**
+     * Where a role is looked for: the playbook's roles/, next to the role naming it, the playbook's
+     * directory (at run time also the include_role's own file's roles/ and directory: a playbook
+     * brought in by import_playbook keeps its roles next to it).
+     */
     private List<Path> roleDirs(String name) {
         List<Path> out = new ArrayList<>();
         Path p = Path.of(name);
@@ -247,6 +251,11 @@ final class Roles {
         out.add(includes.baseDir.resolve("roles").resolve(name));
         if (includes.role != null) out.add(includes.role.path().getParent().resolve(name));
         out.add(includes.baseDir.resolve(name));
+        Path from = includes.includingDir;
+        if (from != null && !from.equals(includes.baseDir)) {
+            out.add(from.resolve("roles").resolve(name));
+            out.add(from.resolve(name));
+        }
         return out;
     }
 

@@ -101,6 +101,28 @@ class IncludesAndRolesTest {
     }
 
     @Test
+    void includeRoleInAnImportedPlaybookFindsTheRolesNextToIt() throws Exception {
+        Path d = tmp.resolve("site5");
+        write(d.resolve("sub/roles/near/tasks/main.yml"), """
+                - name: near
+                  copy:
+                    dest: "{{ host_dir }}/near.txt"
+                    content: "{{ role_name }}"
+                """);
+        write(d.resolve("sub/play.yaml"), """
+                - hosts: all
+                  gather_facts: false
+                  tasks:
+                    - include_role:
+                        name: near
+                """);
+        Path pb = write(d.resolve("site.yaml"), "- import_playbook: sub/play.yaml\n");
+        Cli.Result r = Cli.run("run", pb.toString(), "-i", inv.toString());
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        for (String h : hosts.names()) assertEquals("near", Files.readString(hosts.home(h).resolve("near.txt")));
+    }
+
+    @Test
     void missingImportIsInputErrorBeforeAnyHost() throws Exception {
         Path d = tmp.resolve("site2");
         write(d.resolve("tasks/ok.yml"), "- import_tasks: missing.yml\n");
