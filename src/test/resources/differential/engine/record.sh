@@ -16,7 +16,7 @@ for pb in "$@"; do
     pb=cases/$(basename "$pb" .yaml).yaml
     name=$(basename "$pb" .yaml)
     rc=0
-    # a case may give extra options in a first line "# args: ..." (--limit PATTERN, -e KEY=VALUE, --check, --diff)
+    # a case may give extra options in a first line "# args: ..." (--limit PATTERN, --tags A,B, -e KEY=VALUE, --check, --diff)
     args=$(sed -n '1s/^# args: //p' "$pb")
     ANSIBLE_STDOUT_CALLBACK=json ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_RETRY_FILES_ENABLED=false \
         ANSIBLE_CALLBACK_RESULT_FORMAT=json \

@@ -36,6 +36,12 @@ final class HostState {
         }
     }
 
+    /** Takes back one ok (an include_role, which Ansible does not count once it ran). */
+    synchronized void uncountOk() {
+        stats = new HostStats(Math.max(0, stats.ok() - 1), stats.changed(), stats.unreachable(), stats.failed(),
+                stats.skipped(), stats.rescued(), stats.ignored());
+    }
+
     synchronized void rescued() {
         stats = stats.rescue();
     }

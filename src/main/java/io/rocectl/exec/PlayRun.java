@@ -4,6 +4,7 @@ import io.rocectl.event.HostResult;
 import io.rocectl.event.Status;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
+import io.rocectl.module.SearchPath;
 import io.rocectl.module.Values;
 import io.rocectl.playbook.Play;
 import io.rocectl.playbook.Step;
@@ -91,6 +92,18 @@ final class PlayRun {
         return false;
     }
 
+    RunContext ctx() {
+        return ctx;
+    }
+
+    Play play() {
+        return play;
+    }
+
+    PlayVars vars() {
+        return vars;
+    }
+
     boolean cancelled() {
         return ctx.cancel().requested();
     }
@@ -132,7 +145,19 @@ final class PlayRun {
             meta(it, slot, hosts);
             return;
         }
+        if (IncludeRun.is(t)) {
+            includes.step(it, slot, hosts);
+            return;
+        }
         List<HostResult> results = runTask(t, hosts, slot.scopeVars());
+        advance(it, t, hosts, results, Map.of());
+    }
+
+    /**
+     * Moves hosts past a task by its results; {@code inner}: hosts that failed inside what the
+     * task included (with that failure), which fail here as well.
+     */
+    void advance(PlayIterator it, Task t, List<String> hosts, List<HostResult> results, Map<String, Failure> inner) {
         Map<String, HostResult> byHost = new LinkedHashMap<>();
         for (HostResult r : results) byHost.put(r.host(), r);
         HostResult first = results.isEmpty() ? null : results.get(0);
@@ -140,11 +165,13 @@ final class PlayRun {
         for (String h : hosts) {
             HostResult r = byHost.get(h);
             // run_once: the other hosts share the first one's fate (Ansible fails them all with it)
-            Status st = r != null ? r.status()
+            Status st = inner.containsKey(h) ? Status.FAILED : r != null ? r.status()
                     : first != null && first.status() == Status.FAILED ? Status.FAILED : Status.OK;
             PlayIterator.Outcome o = it.record(h, st);
-            Failure cause = st == Status.FAILED ? new Failure(t, r != null ? r : first, r != null) : pending.remove(h);
+            Failure cause = inner.containsKey(h) ? inner.get(h)
+                    : st == Status.FAILED ? new Failure(t, r != null ? r : first, r != null) : pending.remove(h);
             if (o == PlayIterator.Outcome.FAILING && cause != null) pending.put(h, cause);
+            if (o == PlayIterator.Outcome.OUT && cause != null) lastFailure.put(h, cause);
             if (o == PlayIterator.Outcome.RESCUED && cause != null) rescued(h, cause);
             // Ansible: a failure that leads into a rescue or an always part is not fatal
             if (o == PlayIterator.Outcome.OUT && (st == Status.FAILED || st == Status.UNREACHABLE)) out = true;
@@ -153,8 +180,19 @@ final class PlayRun {
     }
 
     /** A failure on its way to a rescue part (through always parts): the task and its result. */
-    private record Failure(Task task, HostResult result, boolean counted) {
+    record Failure(Task task, HostResult result, boolean counted) {
     }
+
+    /** The failure that took a host out (of an included program: the include fails with it). */
+    final Map<String, Failure> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Hosts a {@code meta: end_host} ended (in an included file: the include ends them too). */
+    final Set<String> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** A {@code meta: end_batch}/{@code end_play} ran (in an included file: the include ends the batch too). */
+    final AtomicBoolean batchEnded = new AtomicBoolean();
+    /** include_tasks/include_role. */
+    private final IncludeRun includes = new IncludeRun(this);
+    /** Handlers of roles included at run time (after the play's). */
+    final List<Task> includedHandlers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Failures of hosts now running an always part, for the rescue that may catch them further out. */
     private final Map<String, Failure> pending = new java.util.concurrent.ConcurrentHashMap<>();
@@ -204,10 +242,14 @@ final class PlayRun {
         }
         switch (t.metaAction()) {
             case "flush_handlers" -> runHandlers(it, yes);
-            case "end_host" -> yes.forEach(it::end);
+            case "end_host" -> {
+                yes.forEach(it::end);
+                ended.addAll(yes);
+            }
             case "end_batch", "end_play" -> {
                 if (!yes.isEmpty()) {
                     it.endAll();
+                    batchEnded.set(true);
                     if ("end_play".equals(t.metaAction())) playEnded.set(true);
                 }
             }
@@ -221,7 +263,9 @@ final class PlayRun {
 
     private void runHandlers(PlayIterator it, List<String> hosts) throws InterruptedException {
         Set<String> seen = new HashSet<>();
-        for (Task h : play.handlers()) {
+        List<Task> handlers = new ArrayList<>(play.handlers());
+        handlers.addAll(includedHandlers);
+        for (Task h : handlers) {
             // two handlers with one name: the first one is the one notified (Ansible 2.14)
             boolean byName = h.name() != null && seen.add(h.name());
             List<String> want = new ArrayList<>();
@@ -247,7 +291,7 @@ final class PlayRun {
     }
 
     /** Runs a task on hosts; returns the results of the hosts it ran on (counted in their stats). */
-    private List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars)
+    List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars)
             throws InterruptedException {
         if (ctx.modules().find(t.module()) instanceof ControllerModule cm) {
             return runOnController(cm, t, targets, scopeVars);
@@ -317,6 +361,7 @@ final class PlayRun {
                     }
                 }
             }
+            vars.put(SearchPath.VAR, searchPath(t, vars));
             RunOptions opts = ctx.opts();
             boolean become = t.become() != null ? t.become()
                     : opts.become() != null ? opts.become()
@@ -426,6 +471,22 @@ final class PlayRun {
                 return bad;
             }
         };
+    }
+
+    /**
+     * Ansible's {@code ansible_search_path} for a task: its role's directory (inside a role), the
+     * directory of the file the task is written in, the playbook's directory.
+     */
+    private static List<String> searchPath(Task t, Map<String, Object> vars) {
+        List<String> out = new ArrayList<>();
+        if (vars.get("role_path") instanceof String rp) out.add(rp);
+        if (t.mark() != null && t.mark().file() != null) {
+            java.nio.file.Path dir = java.nio.file.Path.of(t.mark().file()).toAbsolutePath().getParent();
+            if (dir != null && !out.contains(dir.toString())) out.add(dir.toString());
+        }
+        Object pd = vars.get("playbook_dir");
+        if (pd != null && !out.contains(String.valueOf(pd))) out.add(String.valueOf(pd));
+        return out;
     }
 
     /** Variables a task sees on a host, lowest precedence first. */

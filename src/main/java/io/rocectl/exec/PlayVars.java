@@ -32,6 +32,14 @@ final class PlayVars {
     /** Variables a task sees on a host, lowest precedence first; {@code batch}: the current serial batch. */
     Map<String, Object> of(HostState h, List<String> batch, Map<String, Object> scopeVars, Map<String, Object> taskVars) {
         Map<String, Object> v = new LinkedHashMap<>();
+        // role defaults: the lowest layer; the task's own role's above the other roles'
+        for (Map<String, Object> d : play.roleDefaults().values()) deferAll(v, d);
+        Object rolePath = scopeVars.containsKey("role_path") ? scopeVars.get("role_path") : taskVars.get("role_path");
+        if (rolePath != null) {
+            Map<String, Object> own = play.roleDefaults().get(String.valueOf(rolePath));
+            if (own == null) own = includedDefaults.get(String.valueOf(rolePath));
+            if (own != null) deferAll(v, own);
+        }
         // trusted sources (inventory, -e) may hold templates, rendered when used; facts and
         // registered results come from hosts and are data, never rendered
         for (Map.Entry<String, Object> e : h.inventoryVars.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
@@ -57,6 +65,13 @@ final class PlayVars {
             v.put(e.getKey(), templar.deferred(e.getValue(), v));
         }
         return v;
+    }
+
+    /** Defaults of roles read by include_role, per role directory (seen by that role's tasks only). */
+    final Map<String, Map<String, Object>> includedDefaults = new ConcurrentHashMap<>();
+
+    private void deferAll(Map<String, Object> v, Map<String, Object> add) {
+        for (Map.Entry<String, Object> e : add.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
     }
 
     /** {@code group_names}: the host's groups, sorted, without {@code all} and {@code ungrouped}. */

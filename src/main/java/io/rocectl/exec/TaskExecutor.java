@@ -204,7 +204,7 @@ final class TaskExecutor {
             Map<String, Object> d = new LinkedHashMap<>(mr.data());
             d.put("changed", mr.changed());
             d.put("failed", mr.failed());
-            if (!mr.msg().isEmpty()) d.putIfAbsent("msg", mr.msg());
+            if (!mr.msg().isEmpty() && (mr.failed() || module.registersMessage())) d.putIfAbsent("msg", mr.msg());
             if (retrying) d.put("attempts", attempt);
             Map<String, Object> cv = new LinkedHashMap<>(vars);
             if (task.register() != null) cv.put(task.register(), d);
@@ -229,7 +229,7 @@ final class TaskExecutor {
             // delegate_facts: true gives the facts to the delegate, else they are the task's host's
             HostState owner = Boolean.TRUE.equals(to.delegateFacts()) && !route.host().equals(host.name)
                     ? states.apply(route.host()) : host;
-            if (owner != null && "set_fact".equals(task.module())) owner.registered.putAll(mr.facts());
+            if (owner != null && ("set_fact".equals(task.module()) || "include_vars".equals(task.module()))) owner.registered.putAll(mr.facts());
             else if (owner != null) owner.facts.putAll(mr.facts());
         }
         if (label == null) register(host, task, data);

@@ -20,4 +20,13 @@ public interface Module {
      * {@link TransportException} makes the host unreachable.
      */
     ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException;
+
+    /**
+     * Whether a successful result's message is registered as {@code msg} (it is always shown on
+     * the console). False for modules whose Ansible counterpart returns no {@code msg} when it
+     * succeeds ({@code file}, {@code copy}), so a registered result has the same keys.
+     */
+    default boolean registersMessage() {
+        return true;
+    }
 }

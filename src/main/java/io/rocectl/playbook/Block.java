@@ -12,7 +12,8 @@ public record Block(String name, Map<String, Object> vars, List<Step> block, Lis
                     Set<String> tags, Mark mark) implements Step {
 
     public Block {
-        vars = Map.copyOf(vars);
+        // in the order written: a var may use one above it
+        vars = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(vars));
         block = List.copyOf(block);
         rescue = List.copyOf(rescue);
         always = List.copyOf(always);

@@ -16,21 +16,24 @@ import java.util.Set;
  * @param noLog              {@code no_log} at play level (its tasks inherit it; also hides fact gathering)
  * @param options            play-level connection, check_mode, diff, throttle (its tasks inherit them;
  *                           fact gathering uses them)
+ * @param roleDefaults       the defaults of the play's roles (read at load time), per role directory, in
+ *                           the order read: below every other variable, its own role's above the others'
  */
 public record Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
                    List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
                    List<Step> tasks, List<Integer> sections, List<Task> handlers, Set<String> tags,
-                   boolean noLog, Mark mark, TaskOptions options) {
+                   boolean noLog, Mark mark, TaskOptions options, Map<String, Map<String, Object>> roleDefaults) {
     public Play {
         if (options == null) options = TaskOptions.NONE;
+        if (roleDefaults == null) roleDefaults = Map.of();
     }
 
-    /** A play without play-level task options. */
+    /** A play without play-level task options and without roles. */
     public Play(String name, String hosts, Map<String, Object> vars, boolean gatherFacts, Boolean become,
                 List<Object> serial, Integer maxFailPercentage, boolean anyErrorsFatal, String strategy,
                 List<Step> tasks, List<Integer> sections, List<Task> handlers, Set<String> tags,
                 boolean noLog, Mark mark) {
         this(name, hosts, vars, gatherFacts, become, serial, maxFailPercentage, anyErrorsFatal, strategy, tasks,
-                sections, handlers, tags, noLog, mark, TaskOptions.NONE);
+                sections, handlers, tags, noLog, mark, TaskOptions.NONE, Map.of());
     }
 }

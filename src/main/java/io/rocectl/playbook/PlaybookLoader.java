@@ -33,7 +33,7 @@ public final class PlaybookLoader {
     static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
             "handlers", "tags", "remote_user", "become_user", "no_log", "connection", "check_mode", "diff", "throttle",
-            "environment");
+            "environment", "roles");
     static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
             "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
             "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user",
@@ -42,10 +42,11 @@ public final class PlaybookLoader {
     /** The {@code meta} actions the engine carries out. */
     static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
             "clear_facts", "reset_connection");
-    private static final Set<String> UNSUPPORTED = Set.of("roles", "import_playbook", "include_tasks",
-            "import_tasks", "include_role", "import_role");
+    private static final Set<String> UNSUPPORTED = Set.of();
     /** The connection types rocectl has: {@code ssh} (also Ansible's {@code smart}/{@code paramiko}) and {@code local}. */
     static final Set<String> CONNECTIONS = Set.of("ssh", "smart", "paramiko", "local");
+    /** Read at load time: their tasks take the import's place (with its when, tags and vars). */
+    static final Set<String> STATIC_IMPORTS = Set.of("import_tasks", "import_role");
 
     /** Why {@code remote_user} is refused (play or task): one SSH user per host, from the inventory. */
     static final String REMOTE_USER = "'remote_user' is not supported by rocectl: the SSH user comes from the "
@@ -54,6 +55,8 @@ public final class PlaybookLoader {
     private final ModuleRegistry modules;
     /** {@code -e} values: templated {@code vars_files} paths may use them (and the play's vars). */
     private Map<String, Object> extraVars = Map.of();
+    /** Where the files being read are, and the roles read so far. */
+    final Includes includes = new Includes(this);
 
     public PlaybookLoader(ModuleRegistry modules) {
         this.modules = modules;
@@ -68,14 +71,119 @@ public final class PlaybookLoader {
     public Playbook load(Path file) {
         String display = file.toString();
         if (!Files.isRegularFile(file)) throw new InputError(display, 0, 0, "playbook not found");
+        List<Play> plays = plays(file);
+        if (plays.isEmpty()) throw new InputError(display, 1, 1, "the playbook has no plays");
+        return new Playbook(file, List.copyOf(plays));
+    }
+
+    /** A role read by {@code include_role} at run time: its blocks (dependencies first), handlers and defaults. */
+    public record IncludedRole(List<Step> steps, List<Task> handlers, Map<String, Map<String, Object>> defaults) {}
+
+    /**
+     * {@code include_tasks} at run time: the tasks of {@code file}, with the include's
+     * {@code apply} keywords (tags, when, become, ignore_errors) on each; inside a role (its name
+     * and directory given) they are that role's tasks. Errors are {@link InputError}s naming the place.
+     */
+    public List<Step> includeTasks(Path file, Path playbookDir, String roleName, Path rolePath, Map<String, Object> apply,
+                                   Collection<String> handlers, boolean noLog) {
+        Apply a = apply(apply);
+        includes.baseDir = playbookDir;
+        includes.role = roleName == null || rolePath == null ? null : new Roles.Scope(roleName, rolePath);
+        String shown = Includes.display(file);
+        List<Step> steps = includes.tasksFile(m -> new InputError(shown, 1, 1, m), file, a.tags, a.when, false, noLog);
+        checkNotify(null, steps, new TreeSet<>(handlers));
+        return inherit(steps, a.ignore, a.become);
+    }
+
+    /** {@code include_role} at run time (no dedup: each include runs the role, as in Ansible). */
+    public IncludedRole includeRole(String name, String tasksFrom, Path playbookDir, Map<String, Object> apply,
+                                    Map<String, Object> params, Mark at, boolean noLog) {
+        Apply a = apply(apply);
+        includes.baseDir = playbookDir;
+        includes.role = null;
+        Path from = at == null || at.file() == null ? null : Path.of(at.file()).toAbsolutePath().getParent();
+        includes.includingDir = from;
+        Roles.Acc acc = new Roles.Acc(false);
+        List<Step> steps = includes.roles.role(m -> new InputError(at.file(), at.line(), at.column(), m), name, params,
+                a.tags, a.when, tasksFrom, null, noLog, acc, false, at);
+        return new IncludedRole(inherit(steps, a.ignore, a.become), List.copyOf(acc.handlers), Map.copyOf(acc.defaults));
+    }
+
+    private record Apply(Set<String> tags, List<Object> when, boolean ignore, Boolean become) {}
+
+    private static Apply apply(Map<String, Object> apply) {
+        Set<String> tags = new LinkedHashSet<>();
+        List<Object> when = new ArrayList<>();
+        boolean ignore = false;
+        Boolean become = null;
+        if (apply != null) {
+            for (Map.Entry<String, Object> e : apply.entrySet()) {
+                Object v = e.getValue();
+                switch (e.getKey()) {
+                    case "tags" -> {
+                        if (v instanceof List<?> l) l.forEach(x -> tags.add(String.valueOf(x)));
+                        else for (String x : String.valueOf(v).split(",")) if (!x.isBlank()) tags.add(x.trim());
+                    }
+                    case "when" -> {
+                        if (v instanceof List<?> l) when.addAll(l);
+                        else when.add(v);
+                    }
+                    case "ignore_errors" -> ignore = io.rocectl.module.Values.toBool(v, false, "ignore_errors");
+                    case "become" -> become = io.rocectl.module.Values.toBool(v, false, "become");
+                    default -> throw new InputError("apply", 0, 0, "'apply: " + e.getKey()
+                            + "' is not supported by rocectl (tags, when, become, ignore_errors are)");
+                }
+            }
+        }
+        return new Apply(tags, when, ignore, become);
+    }
+
+    /** A playbook file's plays, with {@code import_playbook} items read in place (relative to the importing file). */
+    private List<Play> plays(Path file) {
+        String display = file.toString();
         YamlSource.Parsed parsed = YamlSource.parse(file, display);
         YamlSource src = parsed.source();
         if (parsed.root() == null) throw new InputError(display, 1, 1, "the playbook is empty");
         YamlSequence seq = src.sequence(parsed.root(), "a playbook");
+        Path dir = file.toAbsolutePath().getParent();
         List<Play> plays = new ArrayList<>();
-        for (YamlNode n : seq.getValue()) plays.add(play(src, n, file.toAbsolutePath().getParent()));
-        if (plays.isEmpty()) throw new InputError(display, 1, 1, "the playbook has no plays");
-        return new Playbook(file, List.copyOf(plays));
+        for (YamlNode n : seq.getValue()) {
+            if (n instanceof YamlMapping m && keys(src, m).contains("import_playbook")) {
+                plays.addAll(importPlaybook(src, m, dir));
+                continue;
+            }
+            Path before = includes.baseDir;
+            includes.baseDir = dir;
+            try {
+                plays.add(play(src, n, dir));
+            } finally {
+                includes.baseDir = before;
+            }
+        }
+        return plays;
+    }
+
+    private List<Play> importPlaybook(YamlSource src, YamlMapping m, Path dir) {
+        YamlNode fileNode = null;
+        for (YamlEntry t : m.getValue()) {
+            String k = src.scalar(t.getKeyNode(), "a keyword");
+            if (k.equals("import_playbook")) fileNode = t.getValueNode();
+            else if (!k.equals("name")) {
+                throw src.error(t.getKeyNode(), "'" + k + "' on import_playbook is not supported by rocectl (name is)");
+            }
+        }
+        String name = src.scalar(fileNode, "'import_playbook'");
+        if (Templar.isTemplate(name)) throw src.error(fileNode, "import_playbook: the file name cannot be a template");
+        // shown (in errors) relative to the working directory, as the importing playbook is
+        Path f = Path.of(Includes.display(dir.resolve(name)));
+        if (!Files.isRegularFile(f)) throw src.error(fileNode, "import_playbook: file not found: " + name);
+        return includes.reading(src, fileNode, f, () -> plays(f));
+    }
+
+    private static Set<String> keys(YamlSource src, YamlMapping m) {
+        Set<String> out = new LinkedHashSet<>();
+        for (YamlEntry t : m.getValue()) if (t.getKeyNode() instanceof YamlScalar k) out.add(k.getValue());
+        return out;
     }
 
     /**
@@ -110,6 +218,11 @@ public final class PlaybookLoader {
         YamlNode handlersNode = null;
         YamlNode varsFilesNode = null;
         Object environment = null;
+        YamlNode rolesNode = null;
+        Roles.Acc roles = new Roles.Acc(true);
+        Roles.Acc outer = includes.playRoles;
+        includes.playRoles = roles;
+        try {
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
             YamlNode v = t.getValueNode();
@@ -141,6 +254,7 @@ public final class PlaybookLoader {
                 case "tasks" -> main.add(v);
                 case "post_tasks" -> post.add(v);
                 case "handlers" -> handlersNode = v;
+                case "roles" -> rolesNode = v;
                 case "no_log" -> noLog = bool(src, v, key);
                 case "become_user" -> becomeUser(src, v);
                 case "connection", "check_mode", "diff", "throttle" -> options = option(src, options, key, v);
@@ -163,20 +277,17 @@ public final class PlaybookLoader {
         List<Step> tasks = new ArrayList<>();
         List<Integer> sections = new ArrayList<>();
         for (List<YamlNode> part : List.of(pre, main, post)) {
-            if (part.isEmpty()) continue;
+            // roles run with the tasks section, before its tasks (after pre_tasks)
+            boolean withRoles = part == main && rolesNode != null;
+            if (part.isEmpty() && !withRoles) continue;
             int before = tasks.size();
+            if (withRoles) tasks.addAll(withOptions(includes.roles.playRoles(src, rolesNode, tags, noLog), options));
             for (YamlNode n : part) tasks.addAll(withOptions(taskList(src, n, tags, List.of(), false, noLog), options));
             sections.add(tasks.size() - before);
         }
-        List<Task> handlers = new ArrayList<>();
+        List<Task> handlers = handlers(withOptions(new ArrayList<>(roles.handlers), options));
         if (handlersNode != null) {
-            for (Step st : withOptions(taskList(src, handlersNode, tags, List.of(), true, noLog), options)) {
-                if (!(st instanceof Task h)) {
-                    Mark mk = st.mark();
-                    throw new InputError(mk.file(), mk.line(), mk.column(), "a block in 'handlers' is not supported");
-                }
-                handlers.add(h);
-            }
+            handlers.addAll(handlers(withOptions(taskList(src, handlersNode, tags, List.of(), true, noLog), options)));
         }
         Set<String> handlerNames = new TreeSet<>();
         for (Task h : handlers) {
@@ -192,12 +303,47 @@ public final class PlaybookLoader {
             handlers.clear();
             for (Step s : h) handlers.add((Task) s);
         }
+        // the vars of the play's roles are the play's too, above its own vars (Ansible's private_role_vars=False)
+        vars.putAll(roles.vars);
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
-                strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog, src.mark(node),
-                options);
+                strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog,
+                src.mark(node), options, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(roles.defaults)));
+        } finally {
+            includes.playRoles = outer;
+        }
     }
 
-    private void checkNotify(YamlSource src, List<Step> steps, Set<String> handlers) {
+    /**
+     * Handlers as a flat list: those an {@code import_tasks} brought in take its place (with its
+     * vars); any other block is refused.
+     */
+    static List<Task> handlers(List<Step> steps) {
+        List<Task> out = new ArrayList<>();
+        for (Step st : steps) {
+            if (st instanceof Task h) {
+                out.add(h);
+            } else if (st instanceof Block b && b.rescue().isEmpty() && b.always().isEmpty() && imported(b)) {
+                for (Task h : handlers(b.block())) {
+                    Map<String, Object> vars = new LinkedHashMap<>(b.vars());
+                    vars.putAll(h.vars());
+                    out.add(h.toBuilder().vars(vars).build());
+                }
+            } else {
+                Mark mk = st.mark();
+                throw new InputError(mk.file(), mk.line(), mk.column(), "a block in 'handlers' is not supported");
+            }
+        }
+        return out;
+    }
+
+    /** An import_tasks' block: its tasks come from another file than the one it is written in. */
+    private static boolean imported(Block b) {
+        if (b.mark() == null) return false;
+        for (Step s : b.block()) if (s.mark() == null || s.mark().file().equals(b.mark().file())) return false;
+        return true;
+    }
+
+    void checkNotify(YamlSource src, List<Step> steps, Set<String> handlers) {
         for (Step st : steps) {
             if (st instanceof Block b) {
                 checkNotify(src, b.block(), handlers);
@@ -216,7 +362,7 @@ public final class PlaybookLoader {
         }
     }
 
-    private List<Step> taskList(YamlSource src, YamlNode n, Set<String> inheritedTags, List<Object> inheritedWhen,
+    List<Step> taskList(YamlSource src, YamlNode n, Set<String> inheritedTags, List<Object> inheritedWhen,
                                 boolean handler, boolean inheritedNoLog) {
         if (n instanceof YamlScalar s && s.getValue().isEmpty()) return List.of();
         YamlSequence seq = src.sequence(n, "a task list");
@@ -271,6 +417,13 @@ public final class PlaybookLoader {
                             new TreeSet<>(META_ACTIONS)) + ")" + DidYouMean.hint(action, META_ACTIONS));
                 }
                 module = Task.META;
+                moduleKey = t.getKeyNode();
+                moduleValue = v;
+                continue;
+            }
+            if (STATIC_IMPORTS.contains(key)) {
+                if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and '" + key + "'");
+                module = key;
                 moduleKey = t.getKeyNode();
                 moduleValue = v;
                 continue;
@@ -373,6 +526,16 @@ public final class PlaybookLoader {
             }
         }
         Mark mark = src.mark(node);
+        if (module != null && STATIC_IMPORTS.contains(module)) {
+            if (blockNode != null) throw src.error(moduleKey, "a block cannot also call '" + module + "'");
+            if (loop != null) {
+                throw src.error(moduleKey, "'" + module + "' cannot loop: use '" + module.replace("import_", "include_") + "'");
+            }
+            List<Step> inner = module.equals("import_tasks")
+                    ? includes.importTasks(src, moduleValue, tags, when, handler, noLog)
+                    : includes.roles.importRole(src, moduleValue, vars, tags, when, noLog);
+            return new Block(name, vars, inherit(inner, ignore, become), List.of(), List.of(), tags, mark);
+        }
         if (blockNode != null) {
             if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
             List<Step> block = withOptions(inherit(taskList(src, blockNode, tags, when, handler, noLog), ignore, become), options);
@@ -405,6 +568,7 @@ public final class PlaybookLoader {
             b = Task.builder(mod.name()).args(args(src, mod, module, moduleValue, argsNode, localText,
                     localAction && localText == null));
         }
+        if (includes.role != null) name = includes.role.name() + " : " + (name == null ? module : name);
         return b.name(name).when(when).loop(loop).loopControl(lc).register(register).changedWhen(changedWhen)
                 .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
                 .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
@@ -528,7 +692,7 @@ public final class PlaybookLoader {
      * A block's {@code ignore_errors: true} and {@code become} apply to the tasks inside it that
      * do not set their own (Ansible's keyword inheritance).
      */
-    private static List<Step> inherit(List<Step> steps, boolean ignore, Boolean become) {
+    static List<Step> inherit(List<Step> steps, boolean ignore, Boolean become) {
         if (!ignore && become == null) return steps;
         List<Step> out = new ArrayList<>();
         for (Step s : steps) {
@@ -649,7 +813,7 @@ public final class PlaybookLoader {
     }
 
     /** Every scalar under a node, each reported at its own line. */
-    private static void checkTemplates(YamlSource src, YamlNode n) {
+    static void checkTemplates(YamlSource src, YamlNode n) {
         if (n instanceof YamlScalar sn) {
             if (!Templar.isTemplate(sn.getValue()) && !sn.getValue().contains("{#")) return;
             try {
@@ -668,7 +832,7 @@ public final class PlaybookLoader {
     }
 
     /** A condition or a list of them, each reported at its own line. */
-    private static void checkConditions(YamlSource src, YamlNode n) {
+    static void checkConditions(YamlSource src, YamlNode n) {
         if (n instanceof YamlSequence seq) {
             for (YamlNode c : seq.getValue()) checkConditions(src, c);
             return;
@@ -806,7 +970,7 @@ public final class PlaybookLoader {
         return List.copyOf(out);
     }
 
-    private static List<String> tagList(YamlSource src, YamlNode v) {
+    static List<String> tagList(YamlSource src, YamlNode v) {
         Object o = src.value(v);
         if (o instanceof String s) {
             List<String> out = new ArrayList<>();
@@ -816,14 +980,14 @@ public final class PlaybookLoader {
         return stringList(src, v, "tags");
     }
 
-    private static List<Object> conditionList(YamlSource src, YamlNode v) {
+    static List<Object> conditionList(YamlSource src, YamlNode v) {
         Object o = src.value(v);
         if (o instanceof List<?> l) return new ArrayList<>(l);
         return new ArrayList<>(List.of(o == null ? "" : o));
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> stringMap(YamlSource src, YamlNode v, String what) {
+    static Map<String, Object> stringMap(YamlSource src, YamlNode v, String what) {
         if (v instanceof YamlScalar s && s.getValue().isEmpty()) return Map.of();
         YamlMapping m = src.mapping(v, what);
         for (YamlEntry t : m.getValue()) {

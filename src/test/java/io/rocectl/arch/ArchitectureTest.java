@@ -61,7 +61,7 @@ class ArchitectureTest {
             Map.entry("report", Set.of("hostset", "probe")),
             Map.entry("health", Set.of("transport")),
             Map.entry("modules", Set.of()),
-            Map.entry("modules.core", Set.of("module", "template", "text", "transport")), // template: the template module renders
+            Map.entry("modules.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders
             Map.entry("modules.roce", Set.of("exec", "fact", "hostset", "module", "nic", "op", "probe", "remediate",
                     "transport")),
             Map.entry("remediate", Set.of("exec", "fs", "hostset", "module", "nic", "op", "probe", "transport")),

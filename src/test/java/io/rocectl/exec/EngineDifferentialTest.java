@@ -59,7 +59,7 @@ class EngineDifferentialTest {
             @Override public Map<String, List<String>> groups() { return inv.groups(); }
         };
         RunOptions opts = RunOptions.defaults();
-        // "# args: --limit PATTERN -e K=V ..." on the first line: what record.sh gave ansible-playbook
+        // "# args: --limit PATTERN --tags A,B -e K=V ..." on the first line: what record.sh gave ansible-playbook
         String first = Files.readAllLines(playbook).get(0);
         Map<String, Object> extra = new java.util.LinkedHashMap<>();
         if (first.startsWith("# args:")) {
@@ -70,10 +70,11 @@ class EngineDifferentialTest {
                 if (w[i].equals("--check")) check = true;
                 else if (w[i].equals("--diff")) diff = true;
                 else if (w[i].equals("--limit") && i + 1 < w.length) opts = opts.withLimit(w[++i]);
+                else if (w[i].equals("--tags") && i + 1 < w.length) opts = opts.withTags(java.util.Set.of(w[++i].split(",")));
                 else if (w[i].equals("-e") && i + 1 < w.length) {
                     String[] kv = w[++i].split("=", 2);
                     extra.put(kv[0], kv[1]);
-                } else throw new IllegalArgumentException("only --limit, -e K=V, --check, --diff are supported: " + first);
+                } else throw new IllegalArgumentException("only --limit, --tags, -e K=V, --check, --diff are supported: " + first);
             }
             opts = new RunOptions(opts.forks(), check, diff, opts.limit(), opts.tags(), opts.skipTags(), extra,
                     opts.become(), opts.commandTimeout(), opts.retryDir());

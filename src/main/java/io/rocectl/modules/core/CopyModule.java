@@ -4,6 +4,7 @@ import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
+import io.rocectl.module.SearchPath;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
 import io.rocectl.transport.CommandTimeoutException;
@@ -25,12 +26,19 @@ import java.util.Map;
  * the host. Arguments: src, content, dest, mode, owner, group, force (default true), backup.
  * Idempotent by content digest (sha256 on the host) and attributes; written atomically; a
  * {@code dest} ending in {@code /} receives {@code src}'s file name. A relative src is looked up
- * in {@code files/} under, then in, the {@code playbook_dir} variable (else the working directory).
+ * along the task's {@link SearchPath} ({@code files/} under, then in, the role's directory, the
+ * task file's, the {@code playbook_dir}; else the working directory).
  * Check mode writes nothing; diff mode shows a unified diff for text files.
  * Directories as src and {@code remote_src} are not supported.
  */
 public final class CopyModule implements Module {
     private static final int DIFF_LIMIT = 1 << 20;
+
+    /** Ansible's {@code file} and {@code copy} return no {@code msg} when they succeed. */
+    @Override
+    public boolean registersMessage() {
+        return false;
+    }
 
     @Override
     public String name() {
@@ -60,7 +68,9 @@ public final class CopyModule implements Module {
         if (ctx.has("content")) {
             content = ctx.str("content").getBytes(StandardCharsets.UTF_8);
         } else {
-            Path src = resolveSrc(ctx.str("src"), ctx.var("playbook_dir"));
+            // along the task's search path (a role's files/ first), else as before
+            Path src = SearchPath.find(ctx.vars(), "files", ctx.str("src"));
+            if (src == null) src = resolveSrc(ctx.str("src"), ctx.var("playbook_dir"));
             if (dest.endsWith("/")) dest = dest + src.getFileName();
             try {
                 content = Files.readAllBytes(src);

@@ -20,6 +20,12 @@ import java.util.Map;
  * Not supported: recurse, hard links, access/modification times.
  */
 public final class FileModule implements Module {
+    /** Ansible's {@code file} and {@code copy} return no {@code msg} when they succeed. */
+    @Override
+    public boolean registersMessage() {
+        return false;
+    }
+
     @Override
     public String name() {
         return "file";

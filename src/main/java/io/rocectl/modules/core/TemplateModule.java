@@ -4,6 +4,7 @@ import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
+import io.rocectl.module.SearchPath;
 import io.rocectl.module.TaskContext;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
@@ -86,11 +87,19 @@ public final class TemplateModule implements Module {
      */
     public static List<Path> searchDirs(Map<String, Object> vars) {
         List<Path> dirs = new ArrayList<>();
-        for (String base : List.of("role_path", "playbook_dir")) {
-            Object d = vars.get(base);
-            if (d != null && !d.toString().isEmpty()) {
-                dirs.add(Path.of(d.toString(), "templates"));
-                dirs.add(Path.of(d.toString()));
+        if (vars.get(SearchPath.VAR) != null) {
+            // the engine's search path: the role's directory, the task file's, the playbook's
+            for (Path d : SearchPath.dirs(vars)) {
+                dirs.add(d.resolve("templates"));
+                dirs.add(d);
+            }
+        } else {
+            for (String base : List.of("role_path", "playbook_dir")) {
+                Object d = vars.get(base);
+                if (d != null && !d.toString().isEmpty()) {
+                    dirs.add(Path.of(d.toString(), "templates"));
+                    dirs.add(Path.of(d.toString()));
+                }
             }
         }
         dirs.add(Path.of("templates"));
