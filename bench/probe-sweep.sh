@@ -8,6 +8,8 @@
 #   env: REPS=3  LAB=probebench  MGMT=10.246.200.0/24  KEEP=1 (leave the lab up)
 #        PAIRS="rail all"  (pair sets to time)
 #        REUSE=1 DIR=/run/rocectl-lab/NAME: time an existing, already fixed lab (not taken down)
+#        CALM=4 CALM_MAX=45: before the floor and before rocectl's probe, wait (at most CALM_MAX s)
+#        for the 1-minute load average to fall below CALM
 #        STATES="broken fixed": time the fresh lab before the fix playbook (every pair broken:
 #        wrong routes, ARP flux), then after it (REUSE=1 times only "fixed")
 # Build the jar first: mvn -q -o package -DskipTests
@@ -42,6 +44,15 @@ STATES=${STATES:-broken fixed}
 [ "${REUSE:-0}" = 1 ] && STATES=fixed
 fix() {
   rocectl run "$PLAYBOOK" -i "$INV" >"$TMP/fix.log" 2>&1 || { tail -20 "$TMP/fix.log" >&2; echo "fix playbook failed" >&2; exit 2; }
+}
+
+# Before each measured command: wait until the 1-minute load average is below CALM (default 4)
+# or CALM_MAX seconds (default 45) have passed, so that no run inherits the load of the one before.
+calm() {
+  w=0
+  while [ "$w" -lt "${CALM_MAX:-45}" ] && [ "$(echo "$(cut -d' ' -f1 /proc/loadavg) >= ${CALM:-4}" | bc)" = 1 ]; do
+    sleep 1; w=$((w + 1))
+  done
 }
 
 # The highest 1-minute load average seen while a command runs (sampled every 0.5 s).
@@ -116,9 +127,9 @@ for set in $PAIRS; do
   r=1
   lf=0 lp=0
   while [ "$r" -le "$REPS" ]; do
-    loadmax f; floor "$set" >> "$TMP/floor"; l=$(loadstop f); lf=$(echo "if ($l > $lf) $l else $lf" | bc)
+    calm; loadmax f; floor "$set" >> "$TMP/floor"; l=$(loadstop f); lf=$(echo "if ($l > $lf) $l else $lf" | bc)
     sshfloor >> "$TMP/ssh"
-    loadmax p; probe "$set" >> "$TMP/full"; l=$(loadstop p); lp=$(echo "if ($l > $lp) $l else $lp" | bc)
+    calm; loadmax p; probe "$set" >> "$TMP/full"; l=$(loadstop p); lp=$(echo "if ($l > $lp) $l else $lp" | bc)
     probe "$set" --layers ip >> "$TMP/ip"
     r=$((r + 1))
   done

@@ -120,6 +120,18 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         return r.stdout();
     }
 
+    /**
+     * Vouches that the commands started on {@code c} since its remembered snapshot changed
+     * nothing the snapshot holds (the caller ran only reads, or found nothing to change), so the
+     * next task may still reuse it. Does nothing when there is no snapshot or the connection does
+     * not count its commands.
+     */
+    public static void keep(Connection c) {
+        long now = c.commandsStarted();
+        if (now < 0) return;
+        MEMO.computeIfPresent(c, (k, m) -> new Memo(now, m.atNanos(), m.facts(), m.args(), m.stdout()));
+    }
+
     /** roce_nics given as an explicit empty list ({@code []}, not unset). */
     public static boolean explicitlyEmpty(Function<String, Object> setting) {
         Object v = setting.apply("roce_nics");

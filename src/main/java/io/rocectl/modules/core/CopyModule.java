@@ -85,7 +85,7 @@ public final class CopyModule implements Module {
         CopyPlan plan = CopyPlan.plan(dest, cur, sha, want, ctx.bool("force", true));
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("dest", dest);
-        data.put("checksum", sha);
+        data.put("checksum", digest("SHA-1", content)); // Ansible registers the content's sha1
         data.put("size", content.length);
         if (plan.failure() != null) return ModuleResult.failed(plan.failure()).withData(data);
         if (!plan.changed()) return ModuleResult.ok(plan.reason()).withData(data);
@@ -124,12 +124,17 @@ public final class CopyModule implements Module {
         return p.toAbsolutePath();
     }
 
-    static String sha256(byte[] b) {
+    /** The hex digest of {@code b} with {@code algorithm} (a JDK standard name). */
+    static String digest(String algorithm, byte[] b) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+            return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(b));
         } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+            throw new IllegalStateException(algorithm + " missing from the JDK", e);
         }
+    }
+
+    static String sha256(byte[] b) {
+        return digest("SHA-256", b);
     }
 
     private static boolean isText(byte[] b) {

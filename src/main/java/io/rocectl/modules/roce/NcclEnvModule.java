@@ -5,6 +5,7 @@ import io.rocectl.module.Module;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.NcclConf;
 
 import io.rocectl.transport.CommandTimeoutException;
@@ -46,7 +47,10 @@ public final class NcclEnvModule implements Module {
         }
         String cur = RemoteFile.read(ctx, path).orElse("");
         String next = NcclConf.apply(cur, s);
-        if (next.equals(cur)) return ModuleResult.ok(path + " already right").withData(Map.of("settings", s));
+        if (next.equals(cur)) {
+            HostNics.keep(ctx.connection()); // only read a file: the network snapshot still holds
+            return ModuleResult.ok(path + " already right").withData(Map.of("settings", s));
+        }
         if (!ctx.check()) RemoteFile.writeAtomic(ctx, path, next, "0644");
         return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s))
                 .withDiff("--- " + path + "\n" + cur + "+++ " + path + "\n" + next);

@@ -6,6 +6,7 @@ import io.rocectl.module.Module;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.FileChange;
 import io.rocectl.op.PersistPlan;
 import io.rocectl.op.PersistPlanner;
@@ -81,6 +82,7 @@ public final class RocePersistModule implements Module {
         data.put("notes", p.notes());
         String diff = diff(p, files);
         if (p.changes().isEmpty()) {
+            HostNics.keep(ctx.connection()); // only read the persistence files: the network snapshot still holds
             return ModuleResult.ok("persisted with " + p.mode() + " (" + p.reason() + ")").withData(data);
         }
         if (!ctx.check()) apply(ctx, p);

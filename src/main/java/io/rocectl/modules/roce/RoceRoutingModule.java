@@ -8,6 +8,7 @@ import io.rocectl.module.ModuleResult;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
 import io.rocectl.module.Values;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.RoceNic;
 import io.rocectl.op.RoutingPlan;
 import io.rocectl.op.RoutingPlanner;
@@ -74,6 +75,7 @@ public final class RoceRoutingModule implements Module {
         CommitConfirm.Older older = CommitConfirm.disarmOlder(ctx, ctx.check());
         if (!older.stillFiring().isEmpty()) return ModuleResult.failed(older.describe(ctx.check()) + "; run again once it is done");
         String olderNote = older.any() ? older.describe(ctx.check()) + "; " : "";
+        if (!older.any()) HostNics.keep(ctx.connection()); // no timer was there: the host is as read
         ModuleResult r = converge(ctx, older.any() ? RoceHost.gather(ctx) : seen);
         if (!older.any()) return r;
         Map<String, Object> data = new LinkedHashMap<>(r.data());

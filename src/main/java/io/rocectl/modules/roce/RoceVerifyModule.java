@@ -6,6 +6,7 @@ import io.rocectl.module.Module;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
 import io.rocectl.module.Values;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.RouteCheck;
 import io.rocectl.op.RoceNic;
 import io.rocectl.op.RoutingPlanner;
@@ -56,6 +57,7 @@ public final class RoceVerifyModule implements Module {
         for (RouteCheck.Probe p : probes) in.append(p.batchLine()).append('\n');
         ExecResult r = ctx.connection().exec(Cmd.of("ip", "-j", "-force", "-batch", "-").withStdin(in.toString()),
                 ctx.commandTimeout());
+        HostNics.keep(ctx.connection()); // route lookups change nothing
         List<String> wrong = RouteCheck.wrong(probes, IpJson.routeGet(r.stdout(), h.snap().tables()));
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("checked", probes.size());

@@ -69,4 +69,21 @@ class RoceHostMemoTest {
         RoceHost.gatherAllowingNone(ctx(new LocalConnection("h2")));
         assertEquals(6, c.commandsStarted(), "another connection has its own memory");
     }
+
+    @Test
+    void aCommandVouchedForKeepsTheSnapshot() throws Exception {
+        LocalConnection c = new LocalConnection("h1");
+        RoceHost.gatherAllowingNone(ctx(c));
+        c.exec(Cmd.of("true"), Duration.ofSeconds(5));  // a read that changed nothing, and the caller says so
+        io.rocectl.nic.HostNics.keep(c);
+        RoceHost.gatherAllowingNone(ctx(c));
+        assertEquals(2, c.commandsStarted(), "the snapshot is reused after keep");
+        c.exec(Cmd.of("true"), Duration.ofSeconds(5));  // not vouched for
+        RoceHost.gatherAllowingNone(ctx(c));
+        assertEquals(4, c.commandsStarted(), "without keep, a new round trip");
+        io.rocectl.nic.HostNics.keep(new LocalConnection("h3"));  // no snapshot there: nothing to keep
+        LocalConnection fresh = new LocalConnection("h3");
+        RoceHost.gatherAllowingNone(ctx(fresh));
+        assertEquals(1, fresh.commandsStarted());
+    }
 }
