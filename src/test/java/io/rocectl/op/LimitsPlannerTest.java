@@ -166,4 +166,30 @@ class LimitsPlannerTest {
         assertEquals("node 1: kernel granted 700 of 1024 2048 kB huge pages (324 short: not enough free contiguous memory on that node)",
                 LimitsPlanner.nodeShortfall(1, 2048, 1024, 700));
     }
+
+    static String realLimits(String name) throws java.io.IOException {
+        try (java.io.InputStream in = LimitsPlannerTest.class.getResourceAsStream("/fixtures/real/pam-limits/" + name)) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void realLimitsConfFilesAreLeftAloneAndTheDropInConvergesOnTopOfThem() throws Exception {
+        for (String name : List.of("debian-bookworm-limits.conf", "cassandra-site-limits.conf")) {
+            String real = realLimits(name);
+            Map<String, String> files = new java.util.HashMap<>(Map.of("/etc/security/limits.conf", real,
+                    "/etc/security/limits.d/10-site.conf", real));
+            LimitsPlanner.Plan p = LimitsPlanner.plan(new LimitsPlanner.Facts(files, 0, true), new LimitsPlanner.Want(true, null), true);
+            assertEquals(List.of(LimitsPlanner.LIMITS, LimitsPlanner.SYSTEMD), p.changes().stream().map(FileChange::path).toList(), name);
+            for (FileChange c : p.changes()) files.put(c.path(), c.content());
+            assertEquals(real, files.get("/etc/security/limits.conf"), name);
+            LimitsPlanner.Plan again = LimitsPlanner.plan(new LimitsPlanner.Facts(files, 0, true), new LimitsPlanner.Want(true, null), true);
+            assertTrue(again.empty(), name + ": " + again);
+            LimitsPlanner.Plan off = LimitsPlanner.plan(new LimitsPlanner.Facts(files, 0, true), new LimitsPlanner.Want(false, null), true);
+            assertEquals(List.of(FileChange.delete(LimitsPlanner.LIMITS), FileChange.delete(LimitsPlanner.SYSTEMD)), off.changes(),
+                    name + ": memlock false removes rocectl's files only");
+        }
+        assertTrue(realLimits("debian-bookworm-limits.conf").contains("#*               soft    core            0"));
+        assertTrue(realLimits("cassandra-site-limits.conf").contains("* hard memlock unlimited"));
+    }
 }

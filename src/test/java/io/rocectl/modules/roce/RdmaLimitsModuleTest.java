@@ -171,4 +171,26 @@ class RdmaLimitsModuleTest {
         ModuleResult size = new RdmaLimitsModule().run(ns.ctx(Map.of("hugepages_per_node", Map.of(0, 1), "hugepages_size_kb", "2M"), vars, false));
         assertTrue(size.msg().startsWith("rdma_hugepages_size_kb must be a page size in kB"), size.msg());
     }
+
+    @Test
+    void realLimitsConfAndASiteFileStayByteForByteAndTheSecondRunIsUnchanged() throws Exception {
+        String debian, site;
+        try (java.io.InputStream a = getClass().getResourceAsStream("/fixtures/real/pam-limits/debian-bookworm-limits.conf");
+             java.io.InputStream b = getClass().getResourceAsStream("/fixtures/real/pam-limits/cassandra-site-limits.conf")) {
+            debian = new String(a.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            site = new String(b.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Path d = tmp.resolve("limits.conf"), s = tmp.resolve("site.conf");
+        Files.writeString(d, debian);
+        Files.writeString(s, site);
+        ns.exec("cp \"$1\" /etc/security/limits.conf && cp \"$2\" /etc/security/limits.d/20-cassandra.conf", d.toString(), s.toString());
+        ModuleResult a = new RdmaLimitsModule().run(ns.ctx(Map.of(), vars, false));
+        assertTrue(a.changed(), a.msg());
+        assertEquals(debian, ns.exec("cat /etc/security/limits.conf"));
+        assertEquals(site, ns.exec("cat /etc/security/limits.d/20-cassandra.conf"));
+        assertEquals("10-site.conf\n20-cassandra.conf\n90-rocectl-rdma.conf\n", ns.exec("ls /etc/security/limits.d"));
+        ModuleResult again = new RdmaLimitsModule().run(ns.ctx(Map.of(), vars, false));
+        assertFalse(again.changed(), again.msg());
+        assertEquals(debian, ns.exec("cat /etc/security/limits.conf"));
+    }
 }
