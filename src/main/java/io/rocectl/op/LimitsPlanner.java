@@ -18,6 +18,9 @@ public final class LimitsPlanner {
     public static final String SYSTEMD = "/etc/systemd/system.conf.d/90-rocectl-rdma.conf";
     public static final String SYSCTL = "/etc/sysctl.d/90-rocectl-rdma.conf";
     public static final String HUGEPAGES = "vm.nr_hugepages";
+    /** pam_limits' own file and drop-in directory (read for memlock lines that conflict with ours). */
+    public static final String PAM_CONF = "/etc/security/limits.conf";
+    public static final String PAM_DIR = "/etc/security/limits.d/";
     /**
      * Boot persistence of the per-node counts. sysctl cannot address a node, so the choice was a
      * boot unit plus script (like rdma_irq's) or a tmpfiles.d {@code w} line per node; tmpfiles.d
@@ -132,6 +135,32 @@ public final class LimitsPlanner {
                 + "root  hard  memlock  unlimited\n";
     }
 
+    /**
+     * Active memlock lines of the other pam_limits files ({@value #PAM_CONF}, {@value #PAM_DIR}*.conf,
+     * as far as {@code files} holds them) that set a finite limit: rocectl leaves them alone but
+     * says so, since they can win over its {@code *} lines (a user or @group line beats {@code *},
+     * and of two equal lines the file read later wins).
+     */
+    public static List<String> memlockConflicts(Map<String, String> files) {
+        List<String> out = new ArrayList<>();
+        for (String path : new TreeMap<>(files).keySet()) {
+            boolean pam = path.equals(PAM_CONF) || path.startsWith(PAM_DIR) && path.endsWith(".conf") && !path.equals(LIMITS);
+            if (!pam) continue;
+            String[] lines = files.get(path).split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                String l = lines[i].strip();
+                if (l.isEmpty() || l.startsWith("#")) continue;
+                String[] f = l.split("\\s+");
+                if (f.length < 4 || !f[2].equals("memlock")) continue;
+                String v = f[3];
+                if (v.equals("unlimited") || v.equals("infinity") || v.equals("-1")) continue;
+                out.add(path + ":" + (i + 1) + ": '" + f[0] + " " + f[1] + " memlock " + v
+                        + "' keeps a finite locked-memory limit (KiB) beside rocectl's unlimited one (user and @group lines beat '*')");
+            }
+        }
+        return out;
+    }
+
     /** The systemd manager drop-in: the default memlock limit of every service. */
     public static String systemdConf() {
         return "# Managed by rocectl (rdma_limits): unlimited locked memory for services (RDMA).\n"
@@ -168,6 +197,7 @@ public final class LimitsPlanner {
                 systemdChanged = true;
             }
         }
+        if (w.memlock()) notes.addAll(memlockConflicts(files));
         if (systemdChanged) {
             if (f.systemd() && systemctl) {
                 commands.add("systemctl daemon-reload");

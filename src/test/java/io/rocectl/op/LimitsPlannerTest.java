@@ -185,11 +185,30 @@ class LimitsPlannerTest {
             assertEquals(real, files.get("/etc/security/limits.conf"), name);
             LimitsPlanner.Plan again = LimitsPlanner.plan(new LimitsPlanner.Facts(files, 0, true), new LimitsPlanner.Want(true, null), true);
             assertTrue(again.empty(), name + ": " + again);
+            assertEquals(List.of(), again.notes(), name + ": no finite memlock line in it");
             LimitsPlanner.Plan off = LimitsPlanner.plan(new LimitsPlanner.Facts(files, 0, true), new LimitsPlanner.Want(false, null), true);
             assertEquals(List.of(FileChange.delete(LimitsPlanner.LIMITS), FileChange.delete(LimitsPlanner.SYSTEMD)), off.changes(),
                     name + ": memlock false removes rocectl's files only");
         }
         assertTrue(realLimits("debian-bookworm-limits.conf").contains("#*               soft    core            0"));
         assertTrue(realLimits("cassandra-site-limits.conf").contains("* hard memlock unlimited"));
+    }
+
+    @Test
+    void aVendorsFiniteMemlockDropInIsLeftAloneButReported() throws Exception {
+        String oracle = realLimits("oracle-database-server-12cR2-preinstall.conf");
+        String path = LimitsPlanner.PAM_DIR + "oracle-database-server-12cR2-preinstall.conf";
+        Map<String, String> files = new java.util.HashMap<>(MEMLOCK_DONE);
+        files.put(path, oracle);
+        files.put(LimitsPlanner.PAM_CONF, realLimits("debian-bookworm-limits.conf"));
+        LimitsPlanner.Plan p = LimitsPlanner.plan(new LimitsPlanner.Facts(files, 0, true), new LimitsPlanner.Want(true, null), true);
+        assertEquals(List.of(), p.changes(), "the vendor's file is not edited, rocectl's are already right");
+        assertEquals(List.of(path + ":7: 'oracle hard memlock 134217728' keeps a finite locked-memory limit (KiB) beside rocectl's unlimited one"
+                        + " (user and @group lines beat '*')",
+                path + ":8: 'oracle soft memlock 134217728' keeps a finite locked-memory limit (KiB) beside rocectl's unlimited one"
+                        + " (user and @group lines beat '*')"), p.notes());
+        assertTrue(p.empty());
+        assertEquals(List.of(), LimitsPlanner.plan(new LimitsPlanner.Facts(files, 0, true), new LimitsPlanner.Want(false, null), true)
+                .notes().stream().filter(n -> n.contains("memlock 1")).toList(), "memlock: false: not rocectl's business");
     }
 }

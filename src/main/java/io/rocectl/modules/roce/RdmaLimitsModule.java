@@ -48,6 +48,10 @@ public final class RdmaLimitsModule implements Module {
     static final Fact<Map<String, String>> FILES = new Fact<>("rdma_limits_files",
             "for f in \"$@\"; do [ -f \"$f\" ] && { echo '" + FILE + "'\"$f\"; cat -- \"$f\"; }; done",
             RdmaLimitsModule::parseFiles);
+    /** pam_limits' other files, for memlock lines that conflict with rocectl's (reported, never edited). */
+    static final Fact<Map<String, String>> PAM = new Fact<>("rdma_limits_pam",
+            "for f in " + LimitsPlanner.PAM_CONF + " " + LimitsPlanner.PAM_DIR + "*.conf; do [ -f \"$f\" ] && { echo '" + FILE
+                    + "'\"$f\"; cat -- \"$f\"; }; done", RdmaLimitsModule::parseFiles);
     static final Fact<Long> HUGEPAGES = new Fact<>("rdma_hugepages", "cat /proc/sys/vm/nr_hugepages",
             s -> s.strip().matches("\\d+") ? Long.parseLong(s.strip()) : -1L);
     /** Per NUMA node: "node N", then "N SIZE_KB COUNT" per huge page size the node offers. */
@@ -123,10 +127,12 @@ public final class RdmaLimitsModule implements Module {
                 : RoceHost.setting(ctx, "systemctl", "roce_systemctl")).strip();
         if (!sc.equals("auto") && !sc.equals("never")) return ModuleResult.failed("roce_systemctl must be auto or never, got '" + sc + "'");
 
-        List<io.rocectl.fact.Fact<?>> facts = List.of(FILES, HUGEPAGES, SYSTEMD, NODES);
+        List<io.rocectl.fact.Fact<?>> facts = List.of(FILES, PAM, HUGEPAGES, SYSTEMD, NODES);
         ExecResult r = ctx.run(FactScript.command(facts, PATHS.toArray(String[]::new)));
         Map<String, String> sections = FactScript.split(r.stdout());
-        LimitsPlanner.Facts f = new LimitsPlanner.Facts(FactScript.get(sections, FILES),
+        Map<String, String> files = new LinkedHashMap<>(FactScript.get(sections, PAM));
+        files.putAll(FactScript.get(sections, FILES));
+        LimitsPlanner.Facts f = new LimitsPlanner.Facts(files,
                 FactScript.get(sections, HUGEPAGES), FactScript.get(sections, SYSTEMD), FactScript.get(sections, NODES));
         LimitsPlanner.Plan p;
         try {
@@ -156,7 +162,8 @@ public final class RdmaLimitsModule implements Module {
         if (p.empty()) {
             return ModuleResult.ok("memlock " + (memlock ? "unlimited" : "not managed")
                     + (hugepages == null ? "" : ", " + hugepages + " huge pages")
-                    + (perNode == null || perNode.isEmpty() ? "" : ", " + sizeKb + " kB huge pages per node " + perNode)).withData(data);
+                    + (perNode == null || perNode.isEmpty() ? "" : ", " + sizeKb + " kB huge pages per node " + perNode)
+                    + (p.notes().isEmpty() ? "" : "; " + String.join("; ", p.notes()))).withData(data);
         }
         if (ctx.check()) {
             return ModuleResult.changed("would change " + p.changes().size() + " file(s)"

@@ -192,5 +192,19 @@ class RdmaLimitsModuleTest {
         ModuleResult again = new RdmaLimitsModule().run(ns.ctx(Map.of(), vars, false));
         assertFalse(again.changed(), again.msg());
         assertEquals(debian, ns.exec("cat /etc/security/limits.conf"));
+        assertFalse(again.msg().contains("finite"), again.msg());
+
+        // the Oracle preinstall drop-in (a real one): left alone, reported on every run
+        String oracle;
+        try (java.io.InputStream o = getClass().getResourceAsStream("/fixtures/real/pam-limits/oracle-database-server-12cR2-preinstall.conf")) {
+            oracle = new String(o.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Files.writeString(d, oracle);
+        ns.exec("cp \"$1\" /etc/security/limits.d/oracle-database-server-12cR2-preinstall.conf", d.toString());
+        ModuleResult warned = new RdmaLimitsModule().run(ns.ctx(Map.of(), vars, false));
+        assertFalse(warned.changed(), warned.msg());
+        assertTrue(warned.msg().contains("/etc/security/limits.d/oracle-database-server-12cR2-preinstall.conf:7: 'oracle hard memlock 134217728'"
+                + " keeps a finite locked-memory limit"), warned.msg());
+        assertEquals(oracle, ns.exec("cat /etc/security/limits.d/oracle-database-server-12cR2-preinstall.conf"));
     }
 }
