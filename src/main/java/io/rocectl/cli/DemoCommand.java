@@ -60,7 +60,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "Leave the lab up afterwards (rocectl lab down --name NAME removes it).")
     boolean keep;
 
-    @Option(names = "--faults", description = "After the clean matrix, put 30 % loss on gpu02's first NIC, probe, "
+    @Option(names = "--faults", description = "After the clean matrix, put 30 %% loss on gpu02's first NIC, probe, "
             + "show it found as a lossy NIC (nothing else), restore it; then lower that NIC's switch port to MTU 1280, "
             + "probe, show the MTU mismatch found (nothing else), restore it; then symbol errors on that NIC's RDMA port, "
             + "health, show it degraded with its reason (nothing else).")

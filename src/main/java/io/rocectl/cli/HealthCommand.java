@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code rocectl health -i INV}: one round trip per host reading every RDMA port's sysfs state and
- * counters (plus ethtool's pause counters and the RDMA drivers' kernel messages since the previous
+ * counters (plus ethtool's pause and discard counters and the RDMA drivers' kernel messages since the previous
  * sample), deltas and rates against the previous sample (kept per host under the state
  * directory), a verdict per port. Exit 0 when every port is ok, 2 when one is degraded or down,
  * 4 when a host is unreachable.

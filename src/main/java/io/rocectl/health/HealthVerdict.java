@@ -9,7 +9,8 @@ import java.util.Map;
  * The verdict per port from the current sample and the previous one (pure). {@code down}: the
  * logical state is not ACTIVE or the physical state not LinkUp. {@code degraded}: an error
  * counter moved since the previous sample, congestion notifications (CNP) arrive faster than
- * {@link #CNP_RATE} per second, pause frames faster than {@link #PAUSE_RATE} per second, or a
+ * {@link #CNP_RATE} per second, pause frames faster than {@link #PAUSE_RATE} per second, packets
+ * dropped by the NIC ({@link #DISCARDS}) faster than {@link #DISCARD_RATE} per second, or a
  * kernel message since the previous sample names the port (device, netdev or PCI function) and
  * reports trouble (error, failure, timeout, syndrome, link down, cable unplugged, insufficient
  * slot power, ...). {@code ok} otherwise. Without a previous sample (or after a
@@ -34,6 +35,21 @@ public final class HealthVerdict {
     public static final double CNP_RATE = 10_000;
     /** PFC / global pause frames per second ({@code ethtool/*_pause}) above which the port counts as congested. */
     public static final double PAUSE_RATE = 1_000;
+    /**
+     * mlx5 {@code ethtool -S} drop counters (rates): {@code rx_discards_phy} (the port's receive
+     * buffer overflowed: on a lossless RoCE priority PFC should have prevented it),
+     * {@code tx_discards_phy} (dropped on transmit: congestion or link down),
+     * {@code rx_out_of_buffer} (no receive WQE posted: the host does not drain the queue).
+     * {@code rx_prioN_discards} and {@code rx_buffer_passed_thres_phy} are sampled and exported,
+     * but do not decide: the first repeats rx_discards_phy per priority, the second is a warning
+     * level of the buffer, not a loss.
+     */
+    public static final Map<String, String> DISCARDS = Map.of(
+            "ethtool/rx_discards_phy", "receive buffer overflow",
+            "ethtool/tx_discards_phy", "transmit drops",
+            "ethtool/rx_out_of_buffer", "receive queue full: host not draining");
+    /** Dropped packets per second ({@link #DISCARDS}) above which the port counts as degraded. */
+    public static final double DISCARD_RATE = 100;
     private static final java.util.regex.Pattern PAUSE = java.util.regex.Pattern.compile("ethtool/(rx|tx)_(prio\\d+_pause|pause_ctrl_phy|global_pause)");
     /** Kernel messages that report trouble (as opposed to "link up", probe banners, ...). */
     private static final java.util.regex.Pattern TROUBLE = java.util.regex.Pattern.compile(
@@ -120,6 +136,11 @@ public final class HealthVerdict {
                     if (PAUSE.matcher(k).matches() && r > PAUSE_RATE) why.add(k.substring(k.indexOf('/') + 1) + " " + Math.round(r)
                             + (k.contains("_prio") ? "/s (PFC pause)" : "/s (pause frames)"));
                 });
+                for (String k : List.of("ethtool/rx_discards_phy", "ethtool/tx_discards_phy", "ethtool/rx_out_of_buffer")) {
+                    Double r = rates.get(k);
+                    if (r != null && r > DISCARD_RATE) why.add(k.substring(k.indexOf('/') + 1) + " " + Math.round(r) + "/s ("
+                            + DISCARDS.get(k) + ")");
+                }
                 if (prev != null) {
                     List<String> mine = kernelLines(cur.kernel(), p);
                     List<String> bad = mine.stream().filter(l -> TROUBLE.matcher(l).find()).toList();

@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # RDMA port health sample (HealthSample): "epoch SECONDS", then per port "port DEV N", its
 # state, phys_state, rate, PCI function, netdevs and "counter counters/NAME VALUE" /
-# "counter hw_counters/NAME VALUE" / "counter ethtool/NAME VALUE" (pause counters, when ethtool is
-# installed), then "kmsg LINE" for the RDMA drivers' kernel messages newer than $1 (the previous
+# "counter hw_counters/NAME VALUE" / "counter ethtool/NAME VALUE" (pause counters and the mlx5
+# discard/buffer counters, when ethtool is installed), then "kmsg LINE" for the RDMA drivers' kernel messages newer than $1 (the previous
 # sample's epoch, 0 for none), at most $2 of them ("roce" only as a word start: "processor" is not
 # RoCE). Files are read with the shell's own read (a
 # ConnectX port has ~60 counter files: no process per file).
@@ -24,7 +24,12 @@ for p in /sys/class/infiniband/*/ports/*; do
     g=${c%/*}; echo "counter ${g##*/}/${c##*/} $v"
   done
   if [ -n "$et" ] && [ -n "$nd" ]; then
-    "$et" -S "$nd" | while read -r k v; do case $k in *pause*:) echo "counter ethtool/${k%:} $v";; esac; done
+    "$et" -S "$nd" | while read -r k v; do
+      case $k in
+        *pause*:|rx_discards_phy:|tx_discards_phy:|rx_out_of_buffer:|rx_prio[0-7]_discards:|rx_buffer_passed_thres_phy:)
+          echo "counter ethtool/${k%:} $v";;
+      esac
+    done
   fi
 done
 up=$(cut -d' ' -f1 /proc/uptime) && boot=$((now - ${up%.*})) &&

@@ -96,19 +96,22 @@ class HealthRealFixturesTest {
         HealthSample.Port p = first.ports().get(0);
         assertEquals("ens1f0np0", p.netdev());
         assertEquals(Map.of("ethtool/tx_pause_ctrl_phy", 5745055L, "ethtool/tx_global_pause", 5745042L,
-                "ethtool/tx_global_pause_duration", 771103810L), ethtool(p),
-                "the 3 pause counters of 101, not rx_discards_phy, tx_mac_control_phy, ...");
+                "ethtool/tx_global_pause_duration", 771103810L, "ethtool/rx_discards_phy", 58591428329L,
+                "ethtool/tx_discards_phy", 0L, "ethtool/rx_out_of_buffer", 990473555L, "ethtool/rx_prio0_discards", 58591314012L), ethtool(p),
+                "the 3 pause and 4 discard counters of 101, not tx_mac_control_phy, rx_xdp_drop, ...");
         assertEquals(46, p.counters().size() - ethtool(p).size(), "the procfs counters/ and hw_counters/ files too");
 
         Files.copy(REAL.resolve("ethtool-mlx5/ethtool-S-kernel-6.5.txt"), ethtoolOut, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        assertEquals(Set.of("ethtool/tx_pause_ctrl_phy", "ethtool/tx_global_pause", "ethtool/tx_global_pause_duration"),
-                ethtool(sample(0).ports().get(0)).keySet(), "the 6.5 driver prints the same pause counters");
+        assertEquals(Set.of("ethtool/tx_pause_ctrl_phy", "ethtool/tx_global_pause", "ethtool/tx_global_pause_duration",
+                "ethtool/rx_discards_phy", "ethtool/rx_out_of_buffer", "ethtool/rx_prio0_discards", "ethtool/rx_buffer_passed_thres_phy"),
+                ethtool(sample(0).ports().get(0)).keySet(), "the 6.5 driver prints the same pause counters (its zero tx_discards_phy was cut)");
         Files.copy(REAL.resolve("ethtool-mlx5/ethtool-S-kernel-5.15.txt"), ethtoolOut, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
         HealthSample prev = earlier(sample(0), 60);
         HealthVerdict.PortHealth quiet = HealthVerdict.judge(sample(0), prev).get(0);
         assertEquals("ok", quiet.verdict(), "5.7 million pause frames since boot are history, not a rate: " + quiet.reason());
         assertEquals(0L, quiet.deltas().get("ethtool/tx_pause_ctrl_phy"));
+        assertEquals(0L, quiet.deltas().get("ethtool/rx_discards_phy"), "58 billion discards since boot are history too");
 
         // the port keeps sending pause frames: 150000 more in the minute (2500/s)
         Files.writeString(ethtoolOut, Files.readString(ethtoolOut)
@@ -195,5 +198,52 @@ class HealthRealFixturesTest {
         assertEquals("kernel: ny2g1r12hh2 kernel: mlx5_core 0000:5c:00.0: mlx5_pcie_event:299:(pid 268269): Detected insufficient "
                 + "power on the PCIe slot (27W).", v.get(3).reason(), "the date in front dropped, the message whole");
         assertEquals(List.of(), v.get(4).kernel());
+    }
+
+    @Test
+    void theRealHostsDiscardsAtTheirRateDegradeThePortAndAreExported() throws Exception {
+        HealthSample prev = earlier(sample(0), 60);
+        // the XDP host of the source: the NIC drops what it cannot take (rx_discards_phy) and the
+        // queues overflow (rx_out_of_buffer); 60 s later both moved
+        Files.writeString(ethtoolOut, Files.readString(ethtoolOut)
+                .replace("rx_discards_phy: 58591428329", "rx_discards_phy: " + (58591428329L + 60_000_000))
+                .replace("rx_out_of_buffer: 990473555", "rx_out_of_buffer: " + (990473555L + 60_000)));
+        HealthVerdict.PortHealth h = HealthVerdict.judge(sample(0), prev).get(0);
+        assertEquals("degraded", h.verdict(), h.reason());
+        long secs = Math.round(h.seconds());
+        assertTrue(h.reason().contains("rx_discards_phy " + Math.round(60_000_000.0 / h.seconds()) + "/s (receive buffer overflow)"), h.reason());
+        assertTrue(h.reason().contains("rx_out_of_buffer " + Math.round(60_000.0 / h.seconds()) + "/s (receive queue full: host not draining)"),
+                h.reason());
+        assertTrue(!h.reason().contains("tx_discards_phy"), "tx_discards_phy stayed 0: " + h.reason());
+        assertTrue(!h.reason().contains("rx_prio0_discards"), "the per-priority copy does not decide: " + h.reason());
+        assertEquals(60_000_000L, h.deltas().get("ethtool/rx_discards_phy"));
+        String prom = HealthReport.prometheus(List.of(h));
+        assertTrue(prom.contains("rocectl_rdma_port_stat_total{host=\"gpu01\",device=\"mlx5_0\",port=\"1\",group=\"ethtool\","
+                + "counter=\"rx_discards_phy\"} " + (58591428329L + 60_000_000) + "\n"), prom);
+        assertTrue(prom.contains("rocectl_rdma_port_stat_per_second{host=\"gpu01\",device=\"mlx5_0\",port=\"1\",group=\"ethtool\","
+                + "counter=\"rx_out_of_buffer\"} "), prom);
+        assertTrue(prom.contains("rocectl_rdma_port_health{host=\"gpu01\",device=\"mlx5_0\",port=\"1\",verdict=\"degraded\"} 1\n"), prom);
+        String json = HealthReport.json(List.of(h), Map.of());
+        assertTrue(json.contains("\"ethtool/rx_discards_phy\" : 60000000"), json);
+        assertTrue(HealthReport.text(List.of(h), Map.of()).contains("rx_discards_phy "), "text table shows the reason");
+
+        Path promtool = Stream.of("/usr/local/bin/promtool", "/usr/bin/promtool").map(Path::of).filter(Files::isExecutable)
+                .findFirst().orElse(null);
+        if (promtool != null) {
+            Process pt = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+            pt.getOutputStream().write(prom.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            pt.getOutputStream().close();
+            String out = new String(pt.getInputStream().readAllBytes());
+            assertTrue(pt.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, pt.exitValue(), out);
+            assertEquals("", out.strip(), "promtool lint findings:\n" + out);
+        }
+
+        // a trickle below the threshold (60 in a minute: 1/s) is not a verdict
+        Files.writeString(ethtoolOut, Files.readString(REAL.resolve("ethtool-mlx5/ethtool-S-kernel-5.15.txt"))
+                .replace("rx_discards_phy: 58591428329", "rx_discards_phy: " + (58591428329L + 60)));
+        HealthVerdict.PortHealth calm = HealthVerdict.judge(sample(0), earlier(sample(0), 60)).get(0);
+        assertTrue(secs > 0);
+        assertEquals("ok", calm.verdict(), calm.reason());
     }
 }

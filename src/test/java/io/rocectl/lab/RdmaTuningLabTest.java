@@ -261,4 +261,36 @@ class RdmaTuningLabTest {
         assertTrue(bad.out().matches("(?s)HOST .*\ngpu01 +mlx5_1 +1 +ens2f0 +degraded .*link_downed \\+1; link_error_recovery \\+1\n"),
                 "quiet: only the port that is not ok:\n" + bad.out());
     }
+
+    /**
+     * Per-node huge pages in the lab: the hosts see the machine's own /sys/devices/system/node
+     * (not emulated; writing there would change the machine's huge pages), so only check mode runs
+     * here: the facts come from the host's real node tree over SSH, a node the machine lacks is the
+     * task's error, and nothing is written. The apply path is RdmaLimitsModuleTest's (private mount
+     * namespace over a real node tree).
+     */
+    @Test
+    @Order(9)
+    void perNodeHugePagesAreReadFromTheHostsNodeTreeInCheckModeAndAMissingNodeIsAnError() throws Exception {
+        Path node0 = Path.of(LimitsPlanner.nodeFile(0, 2048));
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(node0), "this machine has " + node0);
+        String before = Files.readString(node0).strip();
+        long want = Long.parseLong(before) + 8;
+        RoceE2eSupport.Run r = playbook("-t", "tuning", "-e", "rdma_limits=true", "--check", "-e", "rdma_hugepages_per_node=0:" + want);
+        assertEquals(0, r.exitCode(), r.toString());
+        for (String h : HOSTS) {
+            JsonNode t = r.task("locked memory", h);
+            assertTrue(t.toString().contains("node(s) [0]"), t.toString());
+        }
+        assertEquals(before, Files.readString(node0).strip(), "check mode: the machine's huge pages are untouched");
+        assertEquals(1, in(s, "gpu01", "test", "-e", LimitsPlanner.TMPFILES).exitCode(), "check mode writes no boot file");
+
+        RoceE2eSupport.Run bad = playbook("-t", "tuning", "-e", "rdma_limits=true", "-e", "rdma_hugepages_per_node=0:" + want + ",4095:1");
+        assertTrue(bad.exitCode() != 0, bad.toString());
+        JsonNode t = bad.task("locked memory", "gpu01");
+        assertEquals("failed", t.path("status").asText(), t.toString());
+        assertTrue(t.toString().contains("rdma_hugepages_per_node: node 4095 does not exist on this host"), t.toString());
+        assertEquals(before, Files.readString(node0).strip(), "a plan error writes nothing");
+        assertEquals(1, in(s, "gpu01", "test", "-e", LimitsPlanner.TMPFILES).exitCode());
+    }
 }
