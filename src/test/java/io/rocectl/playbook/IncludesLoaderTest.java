@@ -80,6 +80,21 @@ class IncludesLoaderTest {
     }
 
     @Test
+    void roleOptionsRocectlDoesNotTakeAreRefusedNotIgnored() throws Exception {
+        write("roles/r1/tasks/main.yml", "- debug: msg=hi\n");
+        Path pub = write("pub.yaml", "- hosts: all\n  tasks:\n    - include_role:\n        name: r1\n        public: true\n");
+        assertTrue(refused(pub).oneLine().contains("pub.yaml:5:9: module 'include_role' has no argument 'public'"),
+                refused(pub).oneLine());
+        Path hf = write("hf.yaml", "- hosts: all\n  tasks:\n    - include_role:\n        name: r1\n        handlers_from: x\n");
+        assertTrue(refused(hf).oneLine().contains("module 'include_role' has no argument 'handlers_from'"), refused(hf).oneLine());
+        Path vf = write("vf.yaml", "- hosts: all\n  tasks:\n    - import_role:\n        name: r1\n        vars_from: x\n");
+        assertTrue(refused(vf).oneLine().contains("vf.yaml:5:9: import_role: 'vars_from' is not supported by rocectl"),
+                refused(vf).oneLine());
+        Path bc = write("bc.yaml", "- hosts: all\n  roles:\n    - role: r1\n      become: true\n");
+        assertTrue(refused(bc).oneLine().contains("'become' on a role is not supported by rocectl"), refused(bc).oneLine());
+    }
+
+    @Test
     void importPlaybookReadsPlaysInPlaceRelativeToTheImporter() throws Exception {
         write("sub/inner.yaml", "- hosts: inner\n  tasks:\n    - import_tasks: t.yml\n");
         write("sub/t.yml", "- debug: msg=inner\n");

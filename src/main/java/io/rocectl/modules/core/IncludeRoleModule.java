@@ -21,9 +21,10 @@ public final class IncludeRoleModule implements Module {
 
     @Override
     public ArgSpec args() {
+        // not taken (refused as unknown arguments, not ignored): 'public' (the included role's vars
+        // and defaults stay with its tasks) and 'handlers_from'
         return ArgSpec.builder().req("name", ArgSpec.Type.STR).opt("tasks_from", ArgSpec.Type.STR)
-                .opt("handlers_from", ArgSpec.Type.STR).opt("apply", ArgSpec.Type.MAP)
-                .opt("allow_duplicates", ArgSpec.Type.BOOL).opt("public", ArgSpec.Type.BOOL);
+                .opt("apply", ArgSpec.Type.MAP).opt("allow_duplicates", ArgSpec.Type.BOOL);
     }
 
     @Override
