@@ -30,6 +30,11 @@ public final class ArgSpec {
         return this;
     }
 
+    /** The file attributes every file-writing module takes: {@code mode}, {@code owner}, {@code group}. */
+    public ArgSpec fileAttributes() {
+        return opt("mode", Type.ANY).opt("owner", Type.STR).opt("group", Type.STR);
+    }
+
     public ArgSpec opt(String name, Type type) {
         types.put(name, type);
         return this;

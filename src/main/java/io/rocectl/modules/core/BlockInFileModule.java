@@ -37,9 +37,7 @@ public final class BlockInFileModule implements Module {
                 .opt("state", ArgSpec.Type.STR)
                 .opt("create", ArgSpec.Type.BOOL)
                 .opt("backup", ArgSpec.Type.BOOL)
-                .opt("mode", ArgSpec.Type.ANY)
-                .opt("owner", ArgSpec.Type.STR)
-                .opt("group", ArgSpec.Type.STR);
+                .fileAttributes();
     }
 
     @Override

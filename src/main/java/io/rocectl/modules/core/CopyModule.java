@@ -51,9 +51,7 @@ public final class CopyModule implements Module {
                 .req("dest", ArgSpec.Type.STR)
                 .opt("src", ArgSpec.Type.STR)
                 .opt("content", ArgSpec.Type.ANY)
-                .opt("mode", ArgSpec.Type.ANY)
-                .opt("owner", ArgSpec.Type.STR)
-                .opt("group", ArgSpec.Type.STR)
+                .fileAttributes()
                 .opt("force", ArgSpec.Type.BOOL).alias("thirsty", "force")
                 .opt("backup", ArgSpec.Type.BOOL);
     }

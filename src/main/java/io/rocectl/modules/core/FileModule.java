@@ -37,9 +37,7 @@ public final class FileModule implements Module {
                 .req("path", ArgSpec.Type.STR).alias("dest", "path").alias("name", "path")
                 .opt("state", ArgSpec.Type.STR)
                 .opt("src", ArgSpec.Type.STR)
-                .opt("mode", ArgSpec.Type.ANY)
-                .opt("owner", ArgSpec.Type.STR)
-                .opt("group", ArgSpec.Type.STR)
+                .fileAttributes()
                 .opt("force", ArgSpec.Type.BOOL)
                 .opt("follow", ArgSpec.Type.BOOL);
     }

@@ -41,9 +41,7 @@ public final class LineInFileModule implements Module {
                 .opt("backrefs", ArgSpec.Type.BOOL)
                 .opt("firstmatch", ArgSpec.Type.BOOL)
                 .opt("backup", ArgSpec.Type.BOOL)
-                .opt("mode", ArgSpec.Type.ANY)
-                .opt("owner", ArgSpec.Type.STR)
-                .opt("group", ArgSpec.Type.STR);
+                .fileAttributes();
     }
 
     @Override

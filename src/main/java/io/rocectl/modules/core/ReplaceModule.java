@@ -32,9 +32,7 @@ public final class ReplaceModule implements Module {
                 .opt("after", ArgSpec.Type.STR)
                 .opt("before", ArgSpec.Type.STR)
                 .opt("backup", ArgSpec.Type.BOOL)
-                .opt("mode", ArgSpec.Type.ANY)
-                .opt("owner", ArgSpec.Type.STR)
-                .opt("group", ArgSpec.Type.STR);
+                .fileAttributes();
     }
 
     @Override

@@ -42,9 +42,7 @@ public final class TemplateModule implements Module {
         return ArgSpec.builder()
                 .req("src", ArgSpec.Type.STR)
                 .req("dest", ArgSpec.Type.STR)
-                .opt("mode", ArgSpec.Type.ANY)
-                .opt("owner", ArgSpec.Type.STR)
-                .opt("group", ArgSpec.Type.STR)
+                .fileAttributes()
                 .opt("force", ArgSpec.Type.BOOL)
                 .opt("backup", ArgSpec.Type.BOOL)
                 .opt("trim_blocks", ArgSpec.Type.BOOL);
