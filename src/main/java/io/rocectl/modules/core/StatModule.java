@@ -11,7 +11,9 @@ import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,10 +23,14 @@ import java.util.Map;
  * Keys: exists, path, mode, isdir, isreg, islnk, ischr, isblk, isfifo, issock, uid, gid, size,
  * inode, dev, nlink, atime, mtime, ctime, blocks, block_size, pw_name, gr_name, the permission
  * bits (rusr ... xoth, isuid, isgid), readable, writeable, executable, checksum (regular files),
- * lnk_source and lnk_target (links). Not reported: mime type, attributes, version.
+ * lnk_source and lnk_target (links), mimetype and charset (get_mime, file(1)), version, attr_flags and
+ * attributes (get_attributes, lsattr(1)).
  */
 public final class StatModule implements Module {
-    /** $1 path, $2 "1" to follow links, $3 digest program or "". NUL-separated fields, see {@link #parse}. */
+    /**
+     * $1 path, $2 "1" to follow links, $3 digest program or "", $4 "1" for the mime type, $5 "1" for
+     * the attributes. NUL-separated fields, see {@link #parse}, {@link #mime}, {@link #attributes}.
+     */
     static final String SCRIPT = """
             p=$1
             if [ ! -e "$p" ] && { [ "$2" = 1 ] || [ ! -L "$p" ]; }; then printf 'absent\\0'; exit 0; fi
@@ -36,6 +42,10 @@ public final class StatModule implements Module {
             else printf '\\0'; fi
             a=; [ -r "$p" ] && a=${a}r; [ -w "$p" ] && a=${a}w; [ -x "$p" ] && a=${a}x; printf '%s\\0' "$a"
             if [ -L "$p" ]; then printf '%s\\0' "$(readlink -f -- "$p")" "$(readlink -- "$p")"; else printf '\\0\\0'; fi
+            m=-; if [ "$4" = 1 ] && command -v file >/dev/null 2>&1; then m=$(file -b $L --mime-type --mime-encoding -- "$p" 2>/dev/null) || m=-; fi
+            printf '%s\\0' "$m"
+            t=-; if [ "$5" = 1 ] && command -v lsattr >/dev/null 2>&1; then t=$(lsattr -vd -- "$p" 2>/dev/null) || t=-; fi
+            printf '%s\\0' "$t"
             """;
 
     @Override
@@ -65,9 +75,18 @@ public final class StatModule implements Module {
             throw new ModuleException("checksum_algorithm must be one of md5, sha1, sha224, sha256, sha384, sha512; got '" + algo + "'");
         }
         String digest = ctx.bool("get_checksum", true) ? algo + "sum" : "";
-        ExecResult r = ctx.run(Cmd.script(SCRIPT, path, ctx.bool("follow", false) ? "1" : "0", digest));
+        boolean mime = ctx.bool("get_mime", true);
+        boolean attrs = ctx.bool("get_attributes", true);
+        ExecResult r = ctx.run(Cmd.script(SCRIPT, path, ctx.bool("follow", false) ? "1" : "0", digest,
+                mime ? "1" : "0", attrs ? "1" : "0"));
         if (!r.ok()) throw new ModuleException("cannot stat " + path + ": " + r.stderr().strip());
-        return ModuleResult.ok("").withData(Map.of("stat", parse(path, r.stdout())));
+        Map<String, Object> st = parse(path, r.stdout());
+        if (Boolean.TRUE.equals(st.get("exists"))) {
+            String[] f = r.stdout().split("\0", -1);
+            if (mime) st.putAll(mime(f.length > 5 ? f[5] : "-"));
+            if (attrs) st.putAll(attributes(f.length > 6 ? f[6] : "-"));
+        }
+        return ModuleResult.ok("").withData(Map.of("stat", st));
     }
 
     /** The {@code stat} dictionary from the script's output (pure). */
@@ -118,6 +137,54 @@ public final class StatModule implements Module {
             s.put("lnk_target", f[4]);
         }
         return s;
+    }
+
+    /** lsattr's flag letters and the names Ansible gives them (its FILE_ATTRIBUTES table). */
+    private static final Map<Character, String> ATTRIBUTES = Map.ofEntries(
+            Map.entry('A', "noatime"), Map.entry('a', "append"), Map.entry('c', "compressed"), Map.entry('C', "nocow"),
+            Map.entry('d', "nodump"), Map.entry('D', "dirsync"), Map.entry('e', "extents"), Map.entry('E', "encrypted"),
+            Map.entry('h', "blocksize"), Map.entry('i', "immutable"), Map.entry('I', "indexed"), Map.entry('j', "journalled"),
+            Map.entry('N', "inline"), Map.entry('s', "zero"), Map.entry('S', "synchronous"), Map.entry('t', "notail"),
+            Map.entry('T', "blockroot"), Map.entry('u', "undelete"), Map.entry('X', "compressedraw"),
+            Map.entry('Z', "compresseddirty"));
+
+    /**
+     * {@code mimetype} and {@code charset} from {@code file -b --mime-type --mime-encoding}
+     * ("text/plain; charset=us-ascii"), "unknown" both when file(1) is missing or failed ("-"), as Ansible.
+     */
+    static Map<String, Object> mime(String out) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mimetype", "unknown");
+        m.put("charset", "unknown");
+        String o = out.strip();
+        int semi = o.indexOf(';');
+        int eq = o.indexOf('=', Math.max(semi, 0));
+        if (!o.equals("-") && semi > 0 && eq > semi) {
+            m.put("mimetype", o.substring(0, semi).strip());
+            m.put("charset", o.substring(eq + 1).strip());
+        }
+        return m;
+    }
+
+    /**
+     * {@code version}, {@code attr_flags} and {@code attributes} from {@code lsattr -vd}
+     * ("VERSION FLAGS PATH"): the flags without dashes and their names; version null, no flags and
+     * no attributes when lsattr is missing or failed ("-"), as Ansible.
+     */
+    static Map<String, Object> attributes(String out) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("version", null);
+        a.put("attributes", List.of());
+        a.put("attr_flags", "");
+        String[] w = out.strip().split("\\s+", 3);
+        if (w.length < 3 || out.strip().equals("-")) return a;
+        String flags = w[1].replace("-", "");
+        List<String> names = new ArrayList<>();
+        for (char c : flags.toCharArray()) if (ATTRIBUTES.containsKey(c)) names.add(ATTRIBUTES.get(c));
+        a.put("version", w[0]);
+        a.put("attributes", names);
+        a.put("attr_flags", flags);
+        return a;
     }
 
     /** Seconds with their fraction, as Python's float st_mtime. */
