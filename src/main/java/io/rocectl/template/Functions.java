@@ -204,7 +204,11 @@ public final class Functions {
         return dirs;
     }
 
-    /** Ansible's fileglob: the files (not directories) matching the pattern, sorted, as absolute paths. */
+    /**
+     * Ansible's fileglob: the files (not directories) matching the pattern, as absolute paths, in
+     * the directory's own order (Python's glob lists with readdir and does not sort; so does
+     * {@code Files.list}); a name starting with a dot matches only a pattern starting with one.
+     */
     private static List<Object> fileglob(String pattern) {
         Path p = Path.of(pattern);
         String name = p.getFileName() == null ? "" : p.getFileName().toString();
@@ -216,8 +220,10 @@ public final class Functions {
             if (!Files.isDirectory(d)) continue;
             List<Object> found = new ArrayList<>();
             try (var s = Files.list(d)) {
-                s.filter(f -> Files.isRegularFile(f) && m.matches(f.getFileName())).map(f -> f.toAbsolutePath().normalize().toString())
-                        .sorted().forEach(found::add);
+                boolean dots = name.startsWith(".");
+                s.filter(f -> Files.isRegularFile(f) && m.matches(f.getFileName())
+                                && (dots || !f.getFileName().toString().startsWith(".")))
+                        .map(f -> f.toAbsolutePath().normalize().toString()).forEach(found::add);
             } catch (IOException e) {
                 throw new TemplateException("fileglob: cannot list " + d + ": " + e.getMessage());
             }

@@ -46,11 +46,16 @@ class TemplarTest {
         Files.writeString(dir.resolve("files/conf.d/b.conf"), "");
         Files.writeString(dir.resolve("files/conf.d/a.conf"), "");
         Files.writeString(dir.resolve("files/conf.d/skip.txt"), "");
+        Files.writeString(dir.resolve("files/conf.d/.hidden.conf"), "");
         Map<String, Object> vars = Map.of("playbook_dir", dir.toString());
-        assertEquals(List.of(dir.resolve("files/conf.d/a.conf").toString(), dir.resolve("files/conf.d/b.conf").toString()),
-                templar.query("fileglob", "conf.d/*.conf", vars));
-        assertEquals(dir.resolve("files/conf.d/a.conf") + "," + dir.resolve("files/conf.d/b.conf"),
+        // the directory's order, as Python's glob (no sorting); a dot file only for a dot pattern
+        List<Object> found = templar.query("fileglob", "conf.d/*.conf", vars);
+        assertEquals(java.util.Set.of(dir.resolve("files/conf.d/a.conf").toString(), dir.resolve("files/conf.d/b.conf").toString()),
+                new java.util.HashSet<>(found));
+        assertEquals(2, found.size());
+        assertEquals(String.join(",", found.stream().map(String::valueOf).toList()),
                 templar.render("{{ lookup('fileglob', 'conf.d/*.conf') }}", vars));
+        assertEquals(List.of(dir.resolve("files/conf.d/.hidden.conf").toString()), templar.query("fileglob", "conf.d/.*.conf", vars));
     }
 
     @Test
