@@ -4,6 +4,7 @@ import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.ForwardingConnection;
 import io.rocectl.transport.TransportException;
 
 import java.time.Duration;
@@ -12,29 +13,13 @@ import java.time.Duration;
  * A task's {@code timeout}: every command of the action shares one deadline, so an action of
  * several commands ends at the timeout too. Closing it leaves the pooled connection open.
  */
-final class DeadlineConnection implements Connection {
-    private final Connection inner;
+final class DeadlineConnection extends ForwardingConnection {
     private final long deadlineNanos;
 
     DeadlineConnection(Connection inner, long deadlineNanos) {
-        this.inner = inner;
+        super(inner);
         this.deadlineNanos = deadlineNanos;
     }
-
-    @Override
-    public String host() { return inner.host(); }
-
-    @Override
-    public String user() { return inner.user(); }
-
-    @Override
-    public long commandsStarted() { return inner.commandsStarted(); }
-
-    @Override
-    public boolean hasNetworkPath() { return inner.hasNetworkPath(); }
-
-    @Override
-    public String checkNewPath(Duration timeout) throws InterruptedException { return inner.checkNewPath(timeout); }
 
     @Override
     public ExecResult exec(Cmd cmd, Duration timeout)
@@ -43,10 +28,5 @@ final class DeadlineConnection implements Connection {
         if (left <= 0) throw new CommandTimeoutException("task timeout reached before: " + cmd);
         Duration d = Duration.ofNanos(left);
         return inner.exec(cmd, timeout == null || d.compareTo(timeout) < 0 ? d : timeout);
-    }
-
-    @Override
-    public void close() {
-        // the pool owns the connection
     }
 }

@@ -13,14 +13,13 @@ import java.util.regex.Pattern;
  * as shell syntax, and {@code become} applies them after {@code sudo}. Closing it leaves the
  * underlying connection open.
  */
-public final class EnvConnection implements Connection {
+public final class EnvConnection extends ForwardingConnection {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    private final Connection inner;
     private final List<String> assignments = new ArrayList<>();
 
     /** @param env variable names to values; a name that is not an identifier is refused */
     public EnvConnection(Connection inner, Map<String, String> env) {
-        this.inner = inner;
+        super(inner);
         env.forEach((k, v) -> {
             if (!NAME.matcher(k).matches()) throw new IllegalArgumentException("'" + k + "' is not a valid environment variable name");
             assignments.add(k + "=" + v);
@@ -38,27 +37,7 @@ public final class EnvConnection implements Connection {
     }
 
     @Override
-    public String host() { return inner.host(); }
-
-    @Override
-    public String user() { return inner.user(); }
-
-    @Override
     public ExecResult exec(Cmd cmd, Duration timeout) throws TransportException, CommandTimeoutException, InterruptedException {
         return inner.exec(wrap(cmd), timeout);
-    }
-
-    @Override
-    public long commandsStarted() { return inner.commandsStarted(); }
-
-    @Override
-    public boolean hasNetworkPath() { return inner.hasNetworkPath(); }
-
-    @Override
-    public String checkNewPath(Duration timeout) throws InterruptedException { return inner.checkNewPath(timeout); }
-
-    @Override
-    public void close() {
-        // the pool owns the underlying connection
     }
 }
