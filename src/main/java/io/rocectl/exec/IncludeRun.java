@@ -44,7 +44,7 @@ final class IncludeRun {
         RunContext ctx = run.ctx();
         Task t = slot.task();
         List<HostResult> results = run.runTask(t, hosts, slot.scopeVars());
-        Map<Inclusion, List<String>> todo = new LinkedHashMap<>();
+        Map<Inclusion, List<String>> pending = new LinkedHashMap<>();
         for (HostResult r : results) {
             if (r.status() != Status.OK && r.status() != Status.CHANGED) continue;
             List<Map<?, ?>> items = new ArrayList<>();
@@ -69,13 +69,13 @@ final class IncludeRun {
                 String file = "include_role".equals(t.module()) ? String.valueOf(d.get("include_role"))
                         : String.valueOf(d.get(SearchPath.INCLUDE_PATH));
                 Object from = d.get("tasks_from");
-                todo.computeIfAbsent(new Inclusion(file, from == null ? null : from.toString(), vars),
+                pending.computeIfAbsent(new Inclusion(file, from == null ? null : from.toString(), vars),
                         k -> new ArrayList<>()).add(r.host());
             }
         }
         run.batchEnded.set(false);
         Map<String, PlayRun.Failure> failed = new LinkedHashMap<>();
-        for (Map.Entry<Inclusion, List<String>> e : todo.entrySet()) {
+        for (Map.Entry<Inclusion, List<String>> e : pending.entrySet()) {
             List<String> live = new ArrayList<>(ctx.state().active(e.getValue()));
             live.removeAll(failed.keySet());
             if (live.isEmpty() || run.cancelled()) continue;

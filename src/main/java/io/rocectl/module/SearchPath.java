@@ -21,13 +21,19 @@ public final class SearchPath {
 
     private SearchPath() {}
 
-    /** The directories of a task's search path, from its variables ({@code playbook_dir} when unset). */
+    /**
+     * The directories of a task's search path, from its variables; when the engine set none,
+     * {@code role_path} and then {@code playbook_dir}, those that are set.
+     */
     public static List<Path> dirs(Map<String, Object> vars) {
         List<Path> out = new ArrayList<>();
         if (vars.get(VAR) instanceof List<?> l) {
             for (Object o : l) if (o != null) out.add(Path.of(String.valueOf(o)));
-        } else if (vars.get("playbook_dir") != null) {
-            out.add(Path.of(String.valueOf(vars.get("playbook_dir"))));
+            return out;
+        }
+        for (String base : List.of("role_path", "playbook_dir")) {
+            Object d = vars.get(base);
+            if (d != null && !d.toString().isEmpty()) out.add(Path.of(d.toString()));
         }
         return out;
     }

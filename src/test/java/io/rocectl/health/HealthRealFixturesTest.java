@@ -40,15 +40,7 @@ class HealthRealFixturesTest {
     @BeforeEach
     void up() throws Exception {
         ns = new MountNs(tmp);
-        Path src = Path.of("src/test/resources/fixtures/health/procfs-mlx5_0");
-        Path ib = tmp.resolve("ib");
-        try (Stream<Path> w = Files.walk(src)) {
-            for (Path p : w.toList()) {
-                Path t = ib.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t);
-                else Files.copy(p, t);
-            }
-        }
+        Path ib = MountNs.copyTree(Path.of("src/test/resources/fixtures/health/procfs-mlx5_0"), tmp.resolve("ib"));
         // the procfs fixture's one known edit undone (see its README), and the RoCE netdev the
         // ethtool output belongs to
         Files.writeString(ib.resolve("mlx5_0/ports/1/phys_state"), "5: LinkUp\n");
@@ -133,16 +125,7 @@ class HealthRealFixturesTest {
      */
     @Test
     void realConnectX3CounterSetIsOkUntilAnErrorCounterMoves() throws Exception {
-        Path src = Path.of("src/test/resources/fixtures/health/procfs-mlx4_0");
-        Path copy = tmp.resolve("mlx4");
-        try (Stream<Path> w = Files.walk(src)) {
-            for (Path p : w.toList()) {
-                Path t = copy.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t);
-                else Files.copy(p, t);
-            }
-        }
-        ns.exec("mount --bind \"$1\" /sys/class/infiniband", copy.toString());
+        Path copy = ns.tree(Path.of("src/test/resources/fixtures/health/procfs-mlx4_0"), "/sys/class/infiniband");
         HealthSample first = sample(0);
         assertEquals(List.of("mlx4_0/1", "mlx4_0/2"), first.ports().stream().map(HealthSample.Port::key).toList());
         for (HealthSample.Port p : first.ports()) {

@@ -36,14 +36,7 @@ class HealthSysfsTest {
     @BeforeEach
     void up() throws Exception {
         ns = new MountNs(tmp);
-        ib = tmp.resolve("ib");
-        try (Stream<Path> s = Files.walk(FIX)) {
-            for (Path p : s.toList()) {
-                Path t = ib.resolve(FIX.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t);
-                else Files.copy(p, t);
-            }
-        }
+        ib = MountNs.copyTree(FIX, tmp.resolve("ib"));
         ns.exec("mount -t tmpfs t /sys/class && mkdir /sys/class/infiniband && mount --bind \"$1\" /sys/class/infiniband", ib.toString());
     }
 
@@ -221,16 +214,7 @@ class HealthSysfsTest {
      */
     @Test
     void aRealConnectXCounterSetFromPrometheusProcfs() throws Exception {
-        Path src = Path.of("src/test/resources/fixtures/health/procfs-mlx5_0");
-        Path copy = tmp.resolve("procfs");
-        try (Stream<Path> w = Files.walk(src)) {
-            for (Path p : w.toList()) {
-                Path t = copy.resolve(src.relativize(p).toString());
-                if (Files.isDirectory(p)) Files.createDirectories(t);
-                else Files.copy(p, t);
-            }
-        }
-        ns.exec("mount --bind \"$1\" /sys/class/infiniband", copy.toString());
+        ns.tree(Path.of("src/test/resources/fixtures/health/procfs-mlx5_0"), "/sys/class/infiniband");
         HealthSample s = HealthSample.parse("ib01", sample());
         assertEquals(List.of("mlx5_0/1"), s.ports().stream().map(HealthSample.Port::key).toList());
         HealthSample.Port p = s.ports().get(0);

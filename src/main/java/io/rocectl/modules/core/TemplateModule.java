@@ -85,20 +85,10 @@ public final class TemplateModule implements Module {
      */
     public static List<Path> searchDirs(Map<String, Object> vars) {
         List<Path> dirs = new ArrayList<>();
-        if (vars.get(SearchPath.VAR) != null) {
-            // the engine's search path: the role's directory, the task file's, the playbook's
-            for (Path d : SearchPath.dirs(vars)) {
-                dirs.add(d.resolve("templates"));
-                dirs.add(d);
-            }
-        } else {
-            for (String base : List.of("role_path", "playbook_dir")) {
-                Object d = vars.get(base);
-                if (d != null && !d.toString().isEmpty()) {
-                    dirs.add(Path.of(d.toString(), "templates"));
-                    dirs.add(Path.of(d.toString()));
-                }
-            }
+        // the task's search path: the role's directory, the task file's, the playbook's
+        for (Path d : SearchPath.dirs(vars)) {
+            dirs.add(d.resolve("templates"));
+            dirs.add(d);
         }
         dirs.add(Path.of("templates"));
         dirs.add(Path.of(""));

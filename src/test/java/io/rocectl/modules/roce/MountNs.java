@@ -47,6 +47,25 @@ public final class MountNs implements AutoCloseable {
         return f;
     }
 
+    /** A copy of the directory tree {@code src} (a fixture, left untouched) bind-mounted over path inside the namespace. */
+    public Path tree(Path src, String path) throws Exception {
+        Path copy = copyTree(src, dir.resolve("tree" + path.replace('/', '_')));
+        exec("mount --bind \"$1\" \"$2\"", copy.toString(), path);
+        return copy;
+    }
+
+    /** Copies the directory tree {@code src} to {@code dst} (which must not exist yet); returns dst. */
+    public static Path copyTree(Path src, Path dst) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> w = Files.walk(src)) {
+            for (Path p : w.toList()) {
+                Path t = dst.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) Files.createDirectories(t);
+                else Files.copy(p, t);
+            }
+        }
+        return dst;
+    }
+
     /** Runs a shell line inside the namespace (test setup and inspection only). */
     public String exec(String script, String... args) throws Exception {
         ExecResult r = conn.exec(Cmd.script(script, args), Duration.ofSeconds(20));
