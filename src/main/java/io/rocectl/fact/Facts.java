@@ -59,6 +59,24 @@ public final class Facts {
     public static final Fact<Optional<String>> ROCE_SYSCTL_FILE = new Fact<>("roce_sysctl_file",
             "if [ -e " + ROCE_SYSCTL_FILE_PATH + " ]; then echo present; cat -- " + ROCE_SYSCTL_FILE_PATH + "; fi",
             s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
+    /** Where {@code nccl_env} writes unless told otherwise. */
+    public static final String NCCL_CONF_PATH = "/etc/nccl.conf";
+    /** {@link #NCCL_CONF_PATH}: "present" and its content, or nothing when absent. */
+    public static final Fact<Optional<String>> NCCL_CONF = new Fact<>("nccl_conf",
+            "if [ -e " + NCCL_CONF_PATH + " ]; then echo present; cat -- " + NCCL_CONF_PATH + "; fi",
+            s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
+    /**
+     * Rollback timers that may still be armed or firing on the host (commit-confirm's markers
+     * {@code rollback.TOKEN} and {@code rollback.TOKEN.firing} under {@code /run/rocectl} or
+     * {@code /tmp/rocectl}), of ANY network namespace: an empty list proves there is none of this
+     * host's, a non-empty one only that there may be (the timer script then looks in this
+     * namespace's directory). Globs only, no process. Readable by root only.
+     */
+    public static final Fact<List<String>> ROLLBACK_MARKERS = new Fact<>("rollback_markers",
+            "for m in /run/rocectl/rollback-net*/rollback.* /tmp/rocectl/rollback-net*/rollback.*; do "
+                    + "[ -e \"$m\" ] || continue; case ${m##*/} in rollback.*.firing) ;; rollback.*.*) continue;; esac; "
+                    + "printf '%s\\n' \"$m\"; done",
+            s -> s.isBlank() ? List.of() : List.of(s.strip().split("\n")));
     /** The file named by $1: "present" and its content, or nothing when absent. */
     public static final Fact<Optional<String>> FILE_ARG1 = new Fact<>("file1",
             "if [ -e \"$1\" ]; then echo present; cat -- \"$1\"; fi",

@@ -30,8 +30,8 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
     };
     public static final String UNIT_LINK = "/etc/systemd/system/multi-user.target.wants/rocectl-roce.service";
 
-    public static Cmd command() {
-        String script = String.join("\n",
+    /** The script of {@link #command()} and {@link #FACT}. */
+    private static final String SCRIPT = String.join("\n",
                 "for f in " + String.join(" ", PATHS) + "; do",
                 "  [ -f \"$f\" ] || continue; echo '" + FILE + "'\"$f\"; cat -- \"$f\"; echo",
                 "done",
@@ -42,8 +42,17 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
                 "[ -d /run/NetworkManager ] && echo '" + FLAG + "nm_running yes'",
                 "command -v nmcli >/dev/null 2>&1 && echo '" + FLAG + "nmcli yes'",
                 "true");
-        return Cmd.script(script);
+
+    /** The files read on their own (with become when the module runs with it). */
+    public static Cmd command() {
+        return Cmd.script(SCRIPT);
     }
+
+    /**
+     * The same read as a fact, so it can ride along with the network snapshot (read without
+     * become: only where the login user is root, see {@code HostNics}).
+     */
+    public static final Fact<HostFiles> FACT = new Fact<>("host_files", SCRIPT, HostFiles::parse);
 
     /** Parses the output of {@link #command()}; each file's content is exactly as on disk. */
     public static HostFiles parse(String out) {

@@ -3,11 +3,13 @@ package io.rocectl.nic;
 import io.rocectl.fact.Fact;
 import io.rocectl.fact.FactScript;
 import io.rocectl.fact.Facts;
+import io.rocectl.fact.HostFiles;
 import io.rocectl.fact.NetSnapshot;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.Values;
 import io.rocectl.op.NicSelection;
 import io.rocectl.op.NicSelector;
+import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
@@ -47,12 +49,75 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
     public static HostNics read(Connection conn, Duration timeout, Function<String, Object> setting,
                                 Map<String, Object> vars, boolean needNics, List<Fact<?>> extra, String... args)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        List<Fact<?>> all = facts(conn);
+        for (Fact<?> f : extra) if (!all.contains(f)) all.add(f);
+        Read got = snapshotText(conn, timeout, all, List.of(args));
+        return of(got, setting, vars, needNics);
+    }
+
+    /** Facts every read carries on this connection. */
+    private static List<Fact<?>> facts(Connection conn) {
         List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);
         all.addAll(SHARED);
-        for (Fact<?> f : extra) if (!all.contains(f)) all.add(f);
-        String stdout = snapshotText(conn, timeout, all, List.of(args));
+        if ("root".equals(conn.user())) all.addAll(SHARED_ROOT);
+        return all;
+    }
+
+    /** A command to run first, in the same round trip as the read after it: a script, its $1.., its stdin. */
+    public record Before(String script, List<String> args, byte[] stdin) {
+        public Before {
+            args = List.copyOf(args);
+        }
+    }
+
+    /** What {@link Before} printed on stdout and stderr and how it exited, and the read after it. */
+    public record After(ExecResult before, HostNics nics) {}
+
+    /** The line between what {@link Before} printed and the read; then its exit code. */
+    public static final String THEN = "@@rocectl-then@@ ";
+
+    /**
+     * Runs {@code before} (a change), then reads the snapshot, in ONE command: a module that
+     * changed the host sees the host as it is afterwards without a second round trip, and the
+     * next task may reuse that read. Both run WITHOUT become (the read needs SSH_CONNECTION): for
+     * a login user that is not root, run the change and {@link #read} as two commands instead.
+     * The read happens whatever {@code before} did (its exit code is in {@link After#before()}).
+     * An empty selection is not an error here (the change has happened; the caller judges).
+     */
+    public static After readAfter(Connection conn, Duration timeout, Function<String, Object> setting,
+                                  Map<String, Object> vars, Before before)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        List<Fact<?>> all = facts(conn);
+        String read = FactScript.command(all).argv().get(2);
+        String script = "(\n" + before.script() + "\n)\nprintf '\\n%s%s\\n' '" + THEN + "' \"$?\"\n" + read;
+        long started = conn.commandsStarted();
+        Cmd cmd = Cmd.script(script, before.args());
+        ExecResult r = conn.exec(before.stdin() == null ? cmd : cmd.withStdin(before.stdin()), timeout);
+        int at = r.stdout().indexOf("\n" + THEN);
+        if (at < 0) {
+            MEMO.remove(conn);
+            throw new ModuleException("the change ran, but the read after it did not (exit " + r.exitCode() + "): "
+                    + r.stderr().strip());
+        }
+        int eol = r.stdout().indexOf('\n', at + 1);
+        String rest = eol < 0 ? "" : r.stdout().substring(eol + 1);
+        int rc = Integer.parseInt(r.stdout().substring(at + 1 + THEN.length(), eol < 0 ? r.stdout().length() : eol).strip());
+        List<String> names = all.stream().map(Fact::name).toList();
+        long after = conn.commandsStarted();
+        if (started >= 0 && after == started + 1) {
+            MEMO.put(conn, new Memo(after, System.nanoTime(), names, List.of(), rest));
+        } else {
+            MEMO.remove(conn);
+        }
+        ExecResult first = new ExecResult(rc, r.stdout().substring(0, at), r.stderr(), r.millis());
+        return new After(first, of(new Read(rest, names), setting, vars, false));
+    }
+
+    private static HostNics of(Read got, Function<String, Object> setting, Map<String, Object> vars, boolean needNics) {
+        String stdout = got.stdout();
         NetSnapshot snap;
-        Map<String, String> sections = FactScript.split(stdout);
+        Map<String, String> sections = new java.util.LinkedHashMap<>(FactScript.split(stdout));
+        sections.keySet().retainAll(got.facts());
         try {
             snap = NetSnapshot.parse(stdout);
         } catch (RuntimeException e) {
@@ -89,6 +154,15 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
      */
     static final List<Fact<?>> SHARED = List.of(Facts.SYSCTL_NET, Facts.ROCE_SYSCTL_FILE, Facts.NEIGH);
 
+    /**
+     * Facts the snapshot also carries when the login user is root (the read runs without become,
+     * and these need root: NetworkManager keyfiles, {@code /run/rocectl}): the persistence files
+     * ({@code roce_persist}), {@code /etc/nccl.conf} ({@code nccl_env}) and the rollback timers
+     * ({@code roce_routing}), so that on a converged host those tasks start no command of their own.
+     * A module that finds its section missing (another user) reads for itself, as before.
+     */
+    static final List<Fact<?>> SHARED_ROOT = List.of(HostFiles.FACT, Facts.NCCL_CONF, Facts.ROLLBACK_MARKERS);
+
     /** How long a remembered snapshot may be reused at most (a periodic job must see the host anew). */
     static final long REUSE_NANOS = 60_000_000_000L;
 
@@ -102,14 +176,16 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
      * the connection since it was taken (so nothing rocectl did can have changed the host), it
      * covers the facts and arguments asked for, and it is recent; otherwise one new round trip.
      */
-    private static String snapshotText(Connection c, Duration timeout, List<Fact<?>> facts, List<String> args)
+    private static Read snapshotText(Connection c, Duration timeout, List<Fact<?>> facts, List<String> args)
             throws TransportException, CommandTimeoutException, InterruptedException {
         List<String> names = facts.stream().map(Fact::name).toList();
+        // the root-only extras are welcome, not required: a module whose section is missing reads for itself
+        List<String> required = facts.stream().filter(f -> !SHARED_ROOT.contains(f)).map(Fact::name).toList();
         long before = c.commandsStarted();
         Memo m = MEMO.get(c);
         if (m != null && before >= 0 && m.started() == before && m.args().equals(args)
-                && m.facts().containsAll(names) && System.nanoTime() - m.atNanos() < REUSE_NANOS) {
-            return m.stdout();
+                && m.facts().containsAll(required) && System.nanoTime() - m.atNanos() < REUSE_NANOS) {
+            return new Read(m.stdout(), m.facts());
         }
         ExecResult r = c.exec(FactScript.command(facts, args.toArray(String[]::new)), timeout);
         long after = c.commandsStarted();
@@ -118,8 +194,11 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         } else {
             MEMO.remove(c);
         }
-        return r.stdout();
+        return new Read(r.stdout(), names);
     }
+
+    /** A read's output and the facts whose sections in it still hold. */
+    private record Read(String stdout, List<String> facts) {}
 
     /**
      * Vouches that the commands started on {@code c} since its remembered snapshot changed
@@ -128,9 +207,20 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
      * not count its commands.
      */
     public static void keep(Connection c) {
+        keep(c, List.of());
+    }
+
+    /**
+     * As {@link #keep(Connection)}, for commands that changed only what {@code stale} hold (a
+     * module that wrote a file the snapshot carries): the rest of the snapshot may still be
+     * reused; a reader that asks for a stale fact reads anew.
+     */
+    public static void keep(Connection c, List<Fact<?>> stale) {
         long now = c.commandsStarted();
         if (now < 0) return;
-        MEMO.computeIfPresent(c, (k, m) -> new Memo(now, m.atNanos(), m.facts(), m.args(), m.stdout()));
+        List<String> gone = stale.stream().map(Fact::name).toList();
+        MEMO.computeIfPresent(c, (k, m) -> new Memo(now, m.atNanos(),
+                m.facts().stream().filter(f -> !gone.contains(f)).toList(), m.args(), m.stdout()));
     }
 
     /** roce_nics given as an explicit empty list ({@code []}, not unset). */

@@ -32,7 +32,10 @@ import java.util.List;
  * one that is already firing to finish.
  */
 public final class CommitConfirm {
-    /** The tag in the sleeper's argv, checked before killing its PID. */
+    /**
+     * The sleeper's {@code $0}, so {@code ps} shows what it is. Before killing its PID the script
+     * checks that the process's argv holds the marker's path, which holds the run's token.
+     */
     static final String TAG = "rocectl-rollback";
 
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -55,6 +58,9 @@ public final class CommitConfirm {
 
     /** What {@link #disarmOlder} did: tokens of timers disarmed, of firing ones waited for, of ones still firing. */
     public record Older(List<String> disarmed, List<String> waited, List<String> stillFiring) {
+        /** Nothing found. */
+        public static final Older NONE = new Older(List.of(), List.of(), List.of());
+
         public boolean any() {
             return !disarmed.isEmpty() || !waited.isEmpty() || !stillFiring.isEmpty();
         }
@@ -78,7 +84,7 @@ public final class CommitConfirm {
     private CommitConfirm() {}
 
     /** A fresh token for one armed timer: 16 hex digits. */
-    static String newToken() {
+    public static String newToken() {
         byte[] b = new byte[8];
         RANDOM.nextBytes(b);
         return HexFormat.of().formatHex(b);
@@ -93,19 +99,60 @@ public final class CommitConfirm {
         return new Armed(Integer.parseInt(p[0]), p[1], seconds, token);
     }
 
+    /** The line of {@code apply}'s stdin between the undo and the batch. */
+    static final String BATCH_SEPARATOR = "@@rocectl-batch@@";
+
+    /**
+     * Arms the rollback with {@code token} (see {@link #newToken}) and applies {@code batch} with
+     * {@code ip -batch -} in ONE command (see the script's {@code apply}). Returns the timer when it was armed (else null: nothing ran)
+     * and ip's result (stdout without the timer's line).
+     */
+    public record Applied(Armed armed, ExecResult batch) {}
+
+    public static Applied armAndApply(TaskContext ctx, String token, List<String> undo, List<String> batch, int seconds,
+                                      Duration timeout)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        String in = String.join("\n", undo) + "\n" + BATCH_SEPARATOR + "\n" + String.join("\n", batch) + "\n";
+        Cmd cmd = Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token).withStdin(in);
+        ExecResult r = ctx.connection().exec(cmd.withBecome(ctx.become() && !"root".equals(ctx.connection().user())), timeout);
+        String out = r.stdout();
+        int eol = out.indexOf('\n');
+        String[] p = (eol < 0 ? out : out.substring(0, eol)).strip().split("\\s+");
+        if (p.length != 2 || !p[0].matches("[0-9]+") || !p[1].endsWith("/rollback." + token)) {
+            throw new ModuleException("cannot arm the rollback (nothing was changed): "
+                    + (r.stderr().isBlank() ? "unexpected output '" + out.strip() + "'" : r.stderr().strip()));
+        }
+        return new Applied(new Armed(Integer.parseInt(p[0]), p[1], seconds, token),
+                new ExecResult(r.exitCode(), out.substring(eol + 1), r.stderr(), r.millis()));
+    }
+
+    /** What a disarm printed. */
+    static Disarm disarmed(String out) {
+        return switch (out.strip()) {
+            case "disarmed" -> Disarm.DISARMED;
+            case "fired" -> Disarm.FIRED;
+            case "gone" -> Disarm.GONE;
+            default -> throw new ModuleException("cannot disarm the rollback: unexpected output '" + out.strip() + "'");
+        };
+    }
+
+    /**
+     * The disarm as a script and its arguments, for a caller that runs it together with a read
+     * ({@code HostNics.readAfter}); with {@code file}, the disarm then writes its stdin there.
+     */
+    static io.rocectl.nic.HostNics.Before disarmThenWrite(Armed a, String file, String content) {
+        return new io.rocectl.nic.HostNics.Before(SCRIPT, file == null ? List.of("disarm", a.token(), a.file())
+                : List.of("disarm", a.token(), a.file(), file),
+                file == null ? null : content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /**
      * Removes this run's marker (checked against its token) and stops the sleeper. Anything but
      * {@link Disarm#DISARMED} means this run's change is not known to be in place.
      */
     public static Disarm disarm(TaskContext ctx, Armed a)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        String out = ctx.runOk(Cmd.script(SCRIPT, "disarm", a.token(), a.file())).stdout().strip();
-        return switch (out) {
-            case "disarmed" -> Disarm.DISARMED;
-            case "fired" -> Disarm.FIRED;
-            case "gone" -> Disarm.GONE;
-            default -> throw new ModuleException("cannot disarm the rollback: unexpected output '" + out + "'");
-        };
+        return disarmed(ctx.runOk(Cmd.script(SCRIPT, "disarm", a.token(), a.file())).stdout());
     }
 
     /**

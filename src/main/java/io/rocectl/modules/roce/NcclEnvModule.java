@@ -1,5 +1,6 @@
 package io.rocectl.modules.roce;
 
+import io.rocectl.fact.Facts;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleResult;
@@ -11,6 +12,7 @@ import io.rocectl.op.NcclConf;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.TransportException;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,13 +47,19 @@ public final class NcclEnvModule implements Module {
             return ModuleResult.ok("skipped: no RDMA device behind the " + h.sel().nics().size()
                     + " selected NIC(s), " + path + " not written").withData(Map.of("skipped", true));
         }
-        String cur = RemoteFile.read(ctx, path).orElse("");
+        // the usual path rides along with the snapshot where the login user is root
+        boolean usual = Facts.NCCL_CONF_PATH.equals(path) && h.sections().containsKey(Facts.NCCL_CONF.name());
+        String cur = (usual ? h.get(Facts.NCCL_CONF) : RemoteFile.read(ctx, path)).orElse("");
         String next = NcclConf.apply(cur, s);
         if (next.equals(cur)) {
             HostNics.keep(ctx.connection()); // only read a file: the network snapshot still holds
             return ModuleResult.ok(path + " already right").withData(Map.of("settings", s));
         }
-        if (!ctx.check()) RemoteFile.writeAtomic(ctx, path, next, "0644");
+        if (!ctx.check()) {
+            RemoteFile.writeAtomic(ctx, path, next, "0644");
+            // wrote only this file: the rest of the network snapshot still holds
+            if (Facts.NCCL_CONF_PATH.equals(path)) HostNics.keep(ctx.connection(), List.of(Facts.NCCL_CONF));
+        }
         return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s))
                 .withDiff("--- " + path + "\n" + cur + "+++ " + path + "\n" + next);
     }

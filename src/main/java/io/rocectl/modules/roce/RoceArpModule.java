@@ -1,5 +1,9 @@
 package io.rocectl.modules.roce;
 
+import io.rocectl.module.ModuleException;
+import io.rocectl.nic.HostNics;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import io.rocectl.fact.Facts;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
@@ -54,6 +58,18 @@ public final class RoceArpModule implements Module {
         return v == null || v.toString().isBlank() ? null : Values.toInt(v, 0, arg);
     }
 
+    /** Live values "path value" on stdin, written under /proc/sys; then a neighbour flush of each NIC in $@. */
+    static final String LIVE = "set -e\nwhile read -r p v; do printf '%s\\n' \"$v\" > \"/proc/sys/$p\"; done\n"
+            + "for d in \"$@\"; do ip -4 neigh flush dev \"$d\"; done";
+
+    /**
+     * {@link #LIVE} after writing $2 to the file $1 by an atomic rename (mode 0644; nothing when $1
+     * is empty); the NICs to flush follow as $3...
+     */
+    static final String APPLY = "set -e\nif [ -n \"$1\" ]; then\n"
+            + "  mkdir -p -- \"${1%/*}\"; t=$(mktemp \"$1.rocectl.XXXXXX\"); trap 'rm -f \"$t\"' EXIT\n"
+            + "  printf '%s' \"$2\" > \"$t\"; chmod 0644 \"$t\"; mv -f -- \"$t\" \"$1\"; trap - EXIT\nfi\nshift 2\n" + LIVE;
+
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         String file = ctx.str("sysctl_file", DEFAULT_FILE);
@@ -75,13 +91,21 @@ public final class RoceArpModule implements Module {
         data.put("flushed", flush ? p.flush() : List.of());
         if (ctx.check()) return ModuleResult.changed("would set " + p.live().size() + " live value(s)"
                 + (p.fileChange() ? " and write " + file : "")).withData(data).withDiff(diff);
-        if (p.fileChange()) RemoteFile.writeAtomic(ctx, file, p.fileContent(), "0644");
-        if (!p.live().isEmpty()) {
-            StringBuilder in = new StringBuilder();
-            p.live().forEach((k, v) -> in.append(k).append(' ').append(v).append('\n'));
-            String script = "set -e\nwhile read -r p v; do printf '%s\\n' \"$v\" > \"/proc/sys/$p\"; done\n"
-                    + "for d in \"$@\"; do ip -4 neigh flush dev \"$d\"; done";
-            ctx.runOk(Cmd.script(script, flush ? p.flush() : List.of()).withStdin(in.toString()));
+        StringBuilder in = new StringBuilder();
+        p.live().forEach((k, v) -> in.append(k).append(' ').append(v).append('\n'));
+        List<String> flushed = flush ? p.flush() : List.of();
+        if ("root".equals(ctx.connection().user())) {
+            // the file, the live values, the flush and the read after them in one command
+            List<String> args = new ArrayList<>(List.of(p.fileChange() ? file : "", p.fileChange() ? p.fileContent() : ""));
+            args.addAll(flushed);
+            HostNics.After a = HostNics.readAfter(ctx.connection(), ctx.commandTimeout(), n -> RoceHost.setting(ctx, n),
+                    ctx.vars(), new HostNics.Before(APPLY, args, in.toString().getBytes(StandardCharsets.UTF_8)));
+            if (!a.before().ok()) {
+                throw new ModuleException("command failed (rc=" + a.before().exitCode() + "): sh: " + a.before().stderr().strip());
+            }
+        } else {
+            if (p.fileChange()) RemoteFile.writeAtomic(ctx, file, p.fileContent(), "0644");
+            if (!p.live().isEmpty()) ctx.runOk(Cmd.script(LIVE, flushed).withStdin(in.toString()));
         }
         return ModuleResult.changed("set " + p.live().size() + " live value(s)" + (p.fileChange() ? ", wrote " + file : "")
                 + (flush ? ", flushed neighbours of " + String.join(",", p.flush()) : "")).withData(data).withDiff(diff);

@@ -57,7 +57,9 @@ public final class RocePersistModule implements Module {
                     + RoceHost.CONFIRM_REMOVE + ": true to confirm");
         }
         RoceHost h = absent ? RoceHost.gatherAllowingNone(ctx) : RoceHost.gather(ctx);
-        HostFiles files = HostFiles.parse(ctx.runOk(HostFiles.command()).stdout());
+        // the files ride along with the snapshot where the login user is root; else read with become
+        HostFiles files = h.sections().containsKey(HostFiles.FACT.name()) ? h.get(HostFiles.FACT)
+                : HostFiles.parse(ctx.runOk(HostFiles.command()).stdout());
         String mode = String.valueOf(orDefault(RoceHost.setting(ctx, "mode", "roce_persist"), "auto")).strip();
         String sc = String.valueOf(orDefault(RoceHost.setting(ctx, "systemctl", "roce_systemctl"), "auto")).strip();
         if (!sc.equals("auto") && !sc.equals("never")) return ModuleResult.failed("roce_systemctl must be auto or never, got '" + sc + "'");
@@ -85,7 +87,11 @@ public final class RocePersistModule implements Module {
             HostNics.keep(ctx.connection()); // only read the persistence files: the network snapshot still holds
             return ModuleResult.ok("persisted with " + p.mode() + " (" + p.reason() + ")").withData(data);
         }
-        if (!ctx.check()) apply(ctx, p);
+        if (!ctx.check()) {
+            apply(ctx, p);
+            // wrote persistence files only (a reload reads them, applies nothing): the network snapshot still holds
+            HostNics.keep(ctx.connection(), List.of(HostFiles.FACT));
+        }
         return ModuleResult.changed((ctx.check() ? "would persist" : "persisted") + " with " + p.mode() + ": "
                 + p.changes().size() + " file(s)" + (p.notes().isEmpty() ? "" : "; " + String.join("; ", p.notes())))
                 .withData(data).withDiff(diff);

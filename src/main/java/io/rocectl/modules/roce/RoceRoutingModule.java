@@ -72,7 +72,11 @@ public final class RoceRoutingModule implements Module {
         // timers a run that died left behind, which would undo what this run finds or does: when
         // one was there (disarmed, or waited for while it fired) the host is read again after it
         RoceHost seen = RoceHost.gather(ctx);
-        CommitConfirm.Older older = CommitConfirm.disarmOlder(ctx, ctx.check());
+        // the snapshot lists the timer markers of every namespace where the login user is root:
+        // none at all proves none of this host's, and saves the command that looks for them
+        boolean noneSeen = seen.sections().containsKey(Facts.ROLLBACK_MARKERS.name())
+                && seen.get(Facts.ROLLBACK_MARKERS).isEmpty();
+        CommitConfirm.Older older = noneSeen ? CommitConfirm.Older.NONE : CommitConfirm.disarmOlder(ctx, ctx.check());
         if (!older.stillFiring().isEmpty()) return ModuleResult.failed(older.describe(ctx.check()) + "; run again once it is done");
         String olderNote = older.any() ? older.describe(ctx.check()) + "; " : "";
         if (!older.any()) HostNics.keep(ctx.connection()); // no timer was there: the host is as read
@@ -106,13 +110,18 @@ public final class RoceRoutingModule implements Module {
         if (ctx.check()) {
             return ModuleResult.changed("would apply " + p.batch().size() + " routing change(s)").withData(data).withDiff(diff);
         }
+        RoceHost after = null; // the host after the change, when the disarm brought the read with it
         if (!p.batch().isEmpty()) {
-            String err = applyConfirmed(ctx, p, data);
-            if (err != null) return ModuleResult.failed(err).withData(data).withDiff(diff);
+            Outcome o = applyConfirmed(ctx, p, data);
+            if (o.error() != null) return ModuleResult.failed(o.error()).withData(data).withDiff(diff);
+            after = o.after();
         }
-        // table names only once the change holds (the batch uses table ids), so a rollback leaves no trace
-        if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
-        RoutingPlan again = plan(ctx, RoceHost.gather(ctx));
+        if (after == null) {
+            // table names only once the change holds (the batch uses table ids), so a rollback leaves no trace
+            if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
+            after = RoceHost.gather(ctx);
+        }
+        RoutingPlan again = plan(ctx, after);
         if (!again.batch().isEmpty()) {
             data.put("left", again.batch());
             return ModuleResult.failed("routing did not converge; still to do: " + String.join("; ", again.batch()))
@@ -122,46 +131,72 @@ public final class RoceRoutingModule implements Module {
                 + (p.tablesChange() ? " and wrote " + Facts.ROCECTL_RT_TABLES : "")).withData(data).withDiff(diff);
     }
 
-    /** Applies the batch under a commit-confirmed rollback; returns null or the failure message. */
-    private static String applyConfirmed(TaskContext ctx, RoutingPlan p, Map<String, Object> data)
+    /** How a confirmed apply ended: a failure message, or the host as read after the disarm (may be null). */
+    private record Outcome(String error, RoceHost after) {
+        static Outcome failed(String error) {
+            return new Outcome(error, null);
+        }
+    }
+
+    /**
+     * Applies the batch under a commit-confirmed rollback. The arm and the batch go in one
+     * command; then a new connection proves the path; then, where the login user is root, the
+     * disarm, the table names and the re-read go in one command (else one each).
+     */
+    private static Outcome applyConfirmed(TaskContext ctx, RoutingPlan p, Map<String, Object> data)
             throws TransportException, CommandTimeoutException, InterruptedException {
         boolean confirm = Values.toBool(ctx.args().get("confirm"), true, "confirm");
         int timeout = Values.toInt(ctx.args().get("confirm_timeout"), 30, "confirm_timeout");
         if (confirm && timeout < 1) throw new ModuleException("confirm_timeout must be at least 1 second, got " + timeout);
-        CommitConfirm.Armed armed = confirm ? CommitConfirm.arm(ctx, p.undo(), timeout) : null;
-        if (armed != null) {
-            data.put("rollback_file", armed.file());
-            data.put("rollback_pid", armed.pid());
-            data.put("rollback_token", armed.token());
+        if (!confirm) {
+            Cmd batch = Cmd.of("ip", "-batch", "-").withStdin(String.join("\n", p.batch()) + "\n");
+            return Outcome.failed(fail(ctx, ctx.run(batch), p, null));
         }
-        Cmd batch = Cmd.of("ip", "-batch", "-").withStdin(String.join("\n", p.batch()) + "\n");
-        if (armed == null) return fail(ctx, ctx.run(batch), p, null);
-        ExecResult r;
+        CommitConfirm.Applied ap;
+        String token = CommitConfirm.newToken();
+        data.put("rollback_token", token);
         try {
-            r = ctx.connection().exec(batch.withBecome(ctx.become() && !"root".equals(ctx.connection().user())),
-                    batchTimeout(ctx.commandTimeout(), timeout));
+            ap = CommitConfirm.armAndApply(ctx, token, p.undo(), p.batch(), timeout, batchTimeout(ctx.commandTimeout(), timeout));
         } catch (CommandTimeoutException | TransportException e) {
-            // The change itself may have cut this very connection: its answer never comes back.
+            // The change itself may have cut this very connection: its answer never comes back
+            // (nothing runs unless the rollback is armed first, in the same command).
             data.put("rolled_back", true);
-            return "the connection stopped answering right after the change (" + e.getMessage()
-                    + "): the change is rolled back on the host within " + armed.seconds() + " s by " + armed.file();
+            return Outcome.failed("the connection stopped answering right after the change (" + e.getMessage()
+                    + "): the change is rolled back on the host within " + timeout + " s by its rollback timer (token "
+                    + token + ")");
         }
-        String err = fail(ctx, r, p, armed);
-        if (err != null) return err;
+        CommitConfirm.Armed armed = ap.armed();
+        data.put("rollback_file", armed.file());
+        data.put("rollback_pid", armed.pid());
+        String err = fail(ctx, ap.batch(), p, armed);
+        if (err != null) return Outcome.failed(err);
         String why = CommitConfirm.confirm(ctx);
-        CommitConfirm.Disarm d = why == null ? CommitConfirm.disarm(ctx, armed) : null;
-        if (d == CommitConfirm.Disarm.DISARMED) return null;
+        CommitConfirm.Disarm d = null;
+        RoceHost after = null;
+        if (why == null && "root".equals(ctx.connection().user())) {
+            HostNics.After a = HostNics.readAfter(ctx.connection(), ctx.commandTimeout(), n -> RoceHost.setting(ctx, n),
+                    ctx.vars(), CommitConfirm.disarmThenWrite(armed, p.tablesChange() ? Facts.ROCECTL_RT_TABLES : null,
+                            p.tablesContent()));
+            String out = a.before().stdout();
+            d = CommitConfirm.disarmed(out.isEmpty() ? a.before().stderr() : out.lines().findFirst().orElse(""));
+            if (!a.before().ok()) throw new ModuleException("command failed (rc=" + a.before().exitCode() + "): "
+                    + a.before().stderr().strip());
+            after = RoceHost.of(a.nics());
+        } else if (why == null) {
+            d = CommitConfirm.disarm(ctx, armed);
+        }
+        if (d == CommitConfirm.Disarm.DISARMED) return new Outcome(null, after);
         if (d == CommitConfirm.Disarm.GONE) {
-            return "this run's rollback timer (token " + armed.token() + ") was disarmed by another rocectl run on the "
-                    + "host: the change is not confirmed by this run";
+            return Outcome.failed("this run's rollback timer (token " + armed.token() + ") was disarmed by another rocectl run on the "
+                    + "host: the change is not confirmed by this run");
         }
         data.put("rolled_back", true);
         if (why == null) {
-            return "the change was confirmed only after the " + armed.seconds() + " s rollback timer had fired: the host "
-                    + "rolled it back (" + armed.file() + ".done); raise confirm_timeout";
+            return Outcome.failed("the change was confirmed only after the " + armed.seconds() + " s rollback timer had fired: the host "
+                    + "rolled it back (" + armed.file() + ".done); raise confirm_timeout");
         }
-        return "a new connection to the host failed after the change (" + why + "): the change is rolled back "
-                + "on the host within " + armed.seconds() + " s by " + armed.file();
+        return Outcome.failed("a new connection to the host failed after the change (" + why + "): the change is rolled back "
+                + "on the host within " + armed.seconds() + " s by " + armed.file());
     }
 
     /**

@@ -1,8 +1,13 @@
 # shellcheck shell=sh
 # Commit-confirmed rollback timers (CommitConfirm). $1 is the action:
 #   arm SECONDS TOKEN    undo on stdin; prints "PID MARKER"
-#   disarm TOKEN MARKER  prints disarmed (marker was there), fired (the rollback ran or runs),
-#                        gone (another run removed it)
+#   apply SECONDS TOKEN  as arm, then the change in the same command: stdin is the undo, a line
+#                        @@rocectl-batch@@, then the batch for "ip -batch -"; prints "PID MARKER"
+#                        and exits as ip does (nothing runs when arming fails)
+#   disarm TOKEN MARKER [FILE]
+#                        prints disarmed (marker was there), fired (the rollback ran or runs),
+#                        gone (another run removed it); with FILE, once disarmed, writes stdin to
+#                        FILE (mode 0644, by an atomic rename)
 #   older list|disarm    for every timer of this network namespace: "disarmed TOKEN" (marker
 #                        removed, sleeper killed; list only prints), "waited TOKEN" (it was firing,
 #                        waited until done, at most 10 s), "firing TOKEN" (still running after that)
@@ -10,12 +15,13 @@
 # namespace's: the rules a timer undoes live there.
 
 # Kills the sleeper of marker $1 by the PID it recorded, if that PID still is the sleeper.
+# (The marker's path holds the run's random token: only that sleeper has it in its argv.)
 stop() {
-  p=$(cat "$1.pid" 2>/dev/null) || p=
+  p=; read -r p < "$1.pid" 2>/dev/null || :
   case $p in ''|*[!0-9]*) rm -f -- "$1.pid"; return 0;; esac
-  if [ -r "/proc/$p/cmdline" ] && tr '\0' ' ' < "/proc/$p/cmdline" | grep -q rocectl-rollback && tr '\0' ' ' < "/proc/$p/cmdline" | grep -qF -- "$1"; then
-    # shellcheck disable=SC2013 # the children file is one line of space-separated PIDs
-    for c in $(cat "/proc/$p/task/$p/children" 2>/dev/null); do kill "$c" 2>/dev/null || true; done
+  if [ -r "/proc/$p/cmdline" ] && grep -qaF -- "$1" "/proc/$p/cmdline"; then
+    kids=; read -r kids < "/proc/$p/task/$p/children" 2>/dev/null || :
+    for c in $kids; do kill "$c" 2>/dev/null || true; done
     kill "$p" 2>/dev/null || true
   fi
   rm -f -- "$1.pid"
@@ -25,7 +31,7 @@ n=$(readlink /proc/self/ns/net 2>/dev/null | tr -cd 0-9) || n=
 action=$1
 shift
 case $action in
-arm)
+arm|apply)
   set -e
   case $2 in ''|*[!0-9a-f]*) echo "bad token '$2'" >&2; exit 2;; esac
   # /run/rocectl when this user may own it (root), else /tmp/rocectl
@@ -33,20 +39,28 @@ arm)
   { mkdir -p "$d" && chmod 700 "$d"; } 2>/dev/null || { d=/tmp/rocectl; mkdir -p "$d"; chmod 700 "$d"; }
   d="$d/rollback-net$n"; mkdir -p "$d"
   f="$d/rollback.$2"
-  (set -C; cat > "$f")
+  if [ "$action" = arm ]; then (set -C; cat > "$f")
+  else
+    # the undo ends at the separator line; read (one byte at a time) leaves the batch to ip
+    (set -C; while IFS= read -r l && [ "$l" != @@rocectl-batch@@ ]; do printf '%s\n' "$l"; done > "$f")
+  fi
   ipbin=$(command -v ip)
   s=; command -v setsid >/dev/null 2>&1 && s=setsid
   # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
   $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin" </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
+  [ "$action" = arm ] || exec "$ipbin" -batch -
   ;;
 disarm)
   case $1 in ''|*[!0-9a-f]*) echo "bad token '$1'" >&2; exit 2;; esac
   [ "${2##*/}" = "rollback.$1" ] || { echo "$2 is not the marker of token $1" >&2; exit 2; }
   if rm -- "$2" 2>/dev/null; then echo disarmed; stop "$2"
-  elif [ -e "$2.firing" ] || [ -e "$2.done" ]; then echo fired
-  else echo gone; fi
+  elif [ -e "$2.firing" ] || [ -e "$2.done" ]; then echo fired; exit 0
+  else echo gone; exit 0; fi
+  [ -n "${3:-}" ] || exit 0
+  mkdir -p -- "${3%/*}" && t=$(mktemp "$3.rocectl.XXXXXX") || exit 1
+  if cat > "$t" && chmod 0644 "$t" && mv -f -- "$t" "$3"; then :; else rm -f -- "$t"; echo "cannot write $3" >&2; exit 1; fi
   ;;
 older)
   for d in "/run/rocectl/rollback-net$n" "/tmp/rocectl/rollback-net$n"; do

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CommitConfirmLocalTest {
     @TempDir Path tmp;
     Path applied;
+    Path batched;
     String inode;
     LocalConnection conn;
 
@@ -43,7 +45,14 @@ class CommitConfirmLocalTest {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         applied = tmp.resolve("applied");
         inode = String.valueOf(900_000_000L + ProcessHandle.current().pid() * 1000L + System.nanoTime() % 1000);
-        script(bin.resolve("ip"), "#!/bin/sh\n[ \"$1 $2\" = \"-force -batch\" ] || exit 3\ncat -- \"$3\" >> '" + applied + "'\n");
+        batched = tmp.resolve("batched");
+        // ip: the rollback's "-force -batch FILE" and the change's "-batch -" are recorded; anything
+        // else (the snapshot's reads) goes to the real ip when there is one
+        String real = realIp();
+        script(bin.resolve("ip"), "#!/bin/sh\ncase \"$1 $2\" in\n"
+                + "'-force -batch') cat -- \"$3\" >> '" + applied + "';;\n"
+                + "'-batch -') cat >> '" + batched + "';;\n"
+                + "*) " + (real == null ? "exit 3" : "exec '" + real + "' \"$@\"") + ";;\nesac\n");
         script(bin.resolve("readlink"), "#!/bin/sh\necho 'net:[" + inode + "]'\n");
         conn = new LocalConnection("local", List.of("env", "PATH=" + bin + ":" + System.getenv("PATH")));
     }
@@ -57,6 +66,58 @@ class CommitConfirmLocalTest {
                 for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
             }
         }
+    }
+
+    /** The machine's own ip, or null. */
+    static String realIp() {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            Path p = Path.of(d.isEmpty() ? "." : d, "ip");
+            if (Files.isExecutable(p)) return p.toString();
+        }
+        for (String d : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
+            if (Files.isExecutable(Path.of(d, "ip"))) return d + "/ip";
+        }
+        return null;
+    }
+
+    @Test
+    void theRollbackAndTheChangeGoInOneCommandAndTheDisarmWritesTheTableNames() throws Exception {
+        assumeTrue(realIp() != null, "needs iproute2 for the read after the disarm");
+        CommitConfirm.Applied ap = CommitConfirm.armAndApply(ctx(null), CommitConfirm.newToken(), List.of("rule del pref 1000", "route del 10.0.0.0/24 table 101"),
+                List.of("route add 10.0.0.0/24 dev eth9 table 101", "rule add pref 1000 from 10.0.0.1 table 101"), 30,
+                Duration.ofSeconds(10));
+        CommitConfirm.Armed a = ap.armed();
+        assertEquals(0, ap.batch().exitCode(), ap.batch().stderr());
+        assertEquals("", ap.batch().stdout(), "the timer's line is not ip's output");
+        assertEquals("route add 10.0.0.0/24 dev eth9 table 101\nrule add pref 1000 from 10.0.0.1 table 101\n",
+                Files.readString(batched), "ip -batch got the change, and only the change");
+        assertEquals("rule del pref 1000\nroute del 10.0.0.0/24 table 101\n", Files.readString(Path.of(a.file())),
+                "the timer holds the undo");
+        assertTrue(alive(a.pid()), "armed before the change");
+        assertEquals(1, conn.commandsStarted());
+
+        Path names = tmp.resolve("etc/rt_tables.d/rocectl.conf");
+        io.rocectl.nic.HostNics.After after = io.rocectl.nic.HostNics.readAfter(conn, Duration.ofSeconds(20), n -> null,
+                Map.of(), CommitConfirm.disarmThenWrite(a, names.toString(), "100 roce_eth9\n"));
+        assertEquals(2, conn.commandsStarted(), "the disarm, the file and the read in one command");
+        assertEquals(0, after.before().exitCode(), after.before().stderr());
+        assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarmed(after.before().stdout()));
+        assertEquals("100 roce_eth9\n", Files.readString(names));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(names)));
+        assertFalse(after.nics().snap().ifaces().isEmpty(), "the host as read after the disarm");
+        for (int i = 0; i < 50 && alive(a.pid()); i++) Thread.sleep(100);
+        assertFalse(alive(a.pid()), "the sleeper is killed");
+        assertFalse(Files.exists(applied), "nothing was rolled back");
+
+        // a timer that fired: no file is written
+        CommitConfirm.Armed b = CommitConfirm.arm(ctx(null), List.of("rule del pref 1001"), 1);
+        Path done = Path.of(b.file() + ".done");
+        for (int i = 0; i < 100 && !Files.exists(done); i++) Thread.sleep(100);
+        Path other = tmp.resolve("other.conf");
+        io.rocectl.nic.HostNics.After late = io.rocectl.nic.HostNics.readAfter(conn, Duration.ofSeconds(20), n -> null,
+                Map.of(), CommitConfirm.disarmThenWrite(b, other.toString(), "x\n"));
+        assertEquals(CommitConfirm.Disarm.FIRED, CommitConfirm.disarmed(late.before().stdout()));
+        assertFalse(Files.exists(other), "names only for a change that holds");
     }
 
     static void script(Path p, String text) throws IOException {

@@ -3,6 +3,7 @@ package io.rocectl.modules.roce;
 import io.rocectl.fact.NetSnapshot;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.RoceFixtures;
 import io.rocectl.testing.FakeHost;
 import io.rocectl.testing.FakeHost.Call;
@@ -34,6 +35,25 @@ class RoceArpApplyTest {
     }
 
     static FakeHost host(State st) {
+        return host(st, "root");
+    }
+
+    /**
+     * The file written (by the combined command's $1/$2, or by an atomic-write command), or null.
+     * A root login sends the file, the live values, the flush and the re-read as ONE command
+     * (the read after {@link HostNics#THEN}); another login sends them one by one.
+     */
+    static boolean wroteFile(Call c) {
+        return c.script().contains(HostNics.THEN) ? !c.scriptArgs().get(0).isEmpty()
+                : c.script().contains("mktemp");
+    }
+
+    /** The NICs a call flushed. */
+    static List<String> flushed(Call c) {
+        return c.script().contains(HostNics.THEN) ? c.scriptArgs().subList(2, c.scriptArgs().size()) : c.scriptArgs();
+    }
+
+    static FakeHost host(State st, String user) {
         String base = RoceFixtures.gatherOutput("8nic", null, null, null, RoceFixtures.ssh("8nic"));
         if (st.sysctl.isEmpty()) {
             for (var i : NetSnapshot.parse(base).ifaces()) {
@@ -50,30 +70,46 @@ class RoceArpApplyTest {
             st.sysctl.put("net/ipv4/neigh/default/gc_thresh2", "512");
             st.sysctl.put("net/ipv4/neigh/default/gc_thresh3", "1024");
         }
-        FakeHost h = new FakeHost("gpu01", "root");
-        h.on(c -> c.script().contains("rocectl-section") || String.join(" ", c.argv()).contains("rocectl-section"), c -> {
+        FakeHost h = new FakeHost("gpu01", user);
+        java.util.function.Supplier<String> gather = () -> {
             StringBuilder sb = new StringBuilder(base).append(MARK).append("sysctl_net\n");
             st.sysctl.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
             for (String section : List.of("file1", "roce_sysctl_file")) {   // the file by argument, or the usual one
                 sb.append(MARK).append(section).append('\n');
                 if (st.file != null) sb.append("present\n").append(st.file);
             }
-            return FakeHost.ok(sb.toString());
+            return sb.toString();
+        };
+        h.on(c -> c.script().contains(HostNics.THEN), c -> {
+            assertTrue(user.equals("root"), "one command only for a root login");
+            if (!c.scriptArgs().get(0).isEmpty()) {
+                assertEquals(RoceArpModule.DEFAULT_FILE, c.scriptArgs().get(0));
+                st.file = c.scriptArgs().get(1);
+            }
+            setLive(st, c.stdin());
+            return FakeHost.ok("\n" + HostNics.THEN + "0\n" + gather.get());
         });
+        h.on(c -> c.script().contains("rocectl-section") || String.join(" ", c.argv()).contains("rocectl-section"),
+                c -> FakeHost.ok(gather.get()));
         h.on(c -> c.script().contains("mktemp"), c -> {
             assertEquals(RoceArpModule.DEFAULT_FILE, c.scriptArgs().get(0));
             st.file = c.stdin();
             return FakeHost.ok("");
         });
         h.on(c -> c.script().contains("while read -r p v"), c -> {
-            for (String line : c.stdin().strip().split("\n")) {
-                String[] kv = line.split(" ", 2);
-                assertTrue(st.sysctl.containsKey(kv[0]), "writes only what exists: " + kv[0]);
-                st.sysctl.put(kv[0], kv[1]);
-            }
+            setLive(st, c.stdin());
             return FakeHost.ok("");
         });
         return h;
+    }
+
+    static void setLive(State st, String stdin) {
+        for (String line : stdin.strip().split("\n")) {
+            if (line.isEmpty()) continue;
+            String[] kv = line.split(" ", 2);
+            assertTrue(st.sysctl.containsKey(kv[0]), "writes only what exists: " + kv[0]);
+            st.sysctl.put(kv[0], kv[1]);
+        }
     }
 
     static TaskContext ctx(FakeHost h, boolean check) {
@@ -87,39 +123,47 @@ class RoceArpApplyTest {
 
     @Test
     void setsLiveValuesAndTheFileFlushesOnceThenChangesNothing() throws Exception {
-        State st = new State();
-        FakeHost h = host(st);
-        List<String> nics = roceNics(h);
-        assertFalse(nics.isEmpty());
-        ModuleResult r = new RoceArpModule().run(ctx(h, false));
-        assertTrue(r.changed() && !r.failed(), r.msg());
-        for (String n : nics) {
-            assertEquals("1", st.sysctl.get("net/ipv4/conf/" + n + "/arp_ignore"), n);
-            assertEquals("2", st.sysctl.get("net/ipv4/conf/" + n + "/arp_announce"), n);
-        }
-        assertTrue(st.file != null && st.file.contains("arp_ignore"), String.valueOf(st.file));
-        assertTrue(Integer.parseInt(st.sysctl.get("net/ipv4/neigh/default/gc_thresh3")) >= nics.size() * 32,
-                "the neighbour table fits every peer NIC");
-        Call live = h.calls(c -> c.script().contains("while read -r p v")).get(0);
-        assertEquals(nics, live.scriptArgs(), "the RoCE NICs' neighbours are flushed");
+        for (String user : List.of("root", "admin")) {
+            State st = new State();
+            FakeHost h = host(st, user);
+            List<String> nics = roceNics(h);
+            assertFalse(nics.isEmpty());
+            int before = h.calls().size();
+            ModuleResult r = new RoceArpModule().run(ctx(h, false));
+            assertTrue(r.changed() && !r.failed(), r.msg());
+            for (String n : nics) {
+                assertEquals("1", st.sysctl.get("net/ipv4/conf/" + n + "/arp_ignore"), n);
+                assertEquals("2", st.sysctl.get("net/ipv4/conf/" + n + "/arp_announce"), n);
+            }
+            assertTrue(st.file != null && st.file.contains("arp_ignore"), String.valueOf(st.file));
+            assertTrue(Integer.parseInt(st.sysctl.get("net/ipv4/neigh/default/gc_thresh3")) >= nics.size() * 32,
+                    "the neighbour table fits every peer NIC");
+            Call live = h.calls(c -> c.script().contains("while read -r p v")).get(0);
+            assertEquals(nics, flushed(live), "the RoCE NICs' neighbours are flushed");
+            if (user.equals("root")) {
+                assertEquals(before + 2, h.calls().size(), "the gather, then file, live values, flush and re-read in one command");
+            }
 
-        FakeHost again = host(st);
-        ModuleResult r2 = new RoceArpModule().run(ctx(again, false));
-        assertFalse(r2.changed() || r2.failed(), r2.msg());
-        assertTrue(again.calls(c -> c.script().contains("while read -r p v") || c.script().contains("mktemp")).isEmpty());
+            FakeHost again = host(st, user);
+            ModuleResult r2 = new RoceArpModule().run(ctx(again, false));
+            assertFalse(r2.changed() || r2.failed(), r2.msg());
+            assertTrue(again.calls(c -> c.script().contains("while read -r p v") || wroteFile(c)).isEmpty());
+        }
     }
 
     @Test
     void aRightFileWithWrongLiveValuesIsAChangeWithoutAFileWrite() throws Exception {
-        State st = new State();
-        new RoceArpModule().run(ctx(host(st), false));
-        String n = roceNics(host(st)).get(0);
-        st.sysctl.put("net/ipv4/conf/" + n + "/arp_ignore", "0");
-        FakeHost h = host(st);
-        ModuleResult r = new RoceArpModule().run(ctx(h, false));
-        assertTrue(r.changed() && !r.failed(), r.msg());
-        assertEquals("1", st.sysctl.get("net/ipv4/conf/" + n + "/arp_ignore"));
-        assertTrue(h.calls(c -> c.script().contains("mktemp")).isEmpty(), "the file was right");
+        for (String user : List.of("root", "admin")) {
+            State st = new State();
+            new RoceArpModule().run(ctx(host(st, user), false));
+            String n = roceNics(host(st, user)).get(0);
+            st.sysctl.put("net/ipv4/conf/" + n + "/arp_ignore", "0");
+            FakeHost h = host(st, user);
+            ModuleResult r = new RoceArpModule().run(ctx(h, false));
+            assertTrue(r.changed() && !r.failed(), r.msg());
+            assertEquals("1", st.sysctl.get("net/ipv4/conf/" + n + "/arp_ignore"));
+            assertTrue(h.calls(RoceArpApplyTest::wroteFile).isEmpty(), "the file was right");
+        }
     }
 
     @Test
@@ -128,7 +172,7 @@ class RoceArpApplyTest {
         FakeHost h = host(st);
         ModuleResult r = new RoceArpModule().run(ctx(h, true));
         assertTrue(r.changed() && r.msg().startsWith("would set"), r.msg());
-        assertTrue(h.calls(c -> c.script().contains("while read -r p v") || c.script().contains("mktemp")).isEmpty());
+        assertTrue(h.calls(c -> c.script().contains("while read -r p v") || wroteFile(c)).isEmpty());
         assertEquals(null, st.file);
     }
 }

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -85,5 +87,37 @@ class RoceHostMemoTest {
         LocalConnection fresh = new LocalConnection("h3");
         RoceHost.gatherAllowingNone(ctx(fresh));
         assertEquals(1, fresh.commandsStarted());
+    }
+
+    @Test
+    void theReadAfterAChangeIsOneCommandAndServesTheNextTask() throws Exception {
+        LocalConnection c = new LocalConnection("h1");
+        TaskContext t = ctx(c);
+        io.rocectl.nic.HostNics.After a = io.rocectl.nic.HostNics.readAfter(c, Duration.ofSeconds(20),
+                n -> RoceHost.setting(t, n), t.vars(), new io.rocectl.nic.HostNics.Before(
+                        "printf 'out:%s;' \"$1\"; echo err >&2; cat; exit 3", List.of("x y"),
+                        "in\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(1, c.commandsStarted());
+        assertEquals(3, a.before().exitCode(), "the change's own exit code");
+        assertEquals("out:x y;in\n", a.before().stdout(), "its stdout, its arguments and its stdin as given");
+        assertEquals("err\n", a.before().stderr());
+        assertEquals(nics, a.nics().snap().ifaces().stream().filter(i -> !i.loopback() && !i.inet().isEmpty())
+                .map(i -> i.name()).toList(), "the read after it");
+        RoceHost.gatherAllowingNone(t);
+        assertEquals(1, c.commandsStarted(), "the next task reuses the read made after the change");
+    }
+
+    @Test
+    void aFactVouchedStaleIsLeftOutOfTheReusedSnapshot() throws Exception {
+        LocalConnection c = new LocalConnection("h1");
+        assumeTrue("root".equals(c.user()), "the persistence files and nccl.conf ride along for a root login only");
+        RoceHost a = RoceHost.gatherAllowingNone(ctx(c));
+        assertTrue(a.sections().containsKey(Facts.NCCL_CONF.name()) && a.sections().containsKey("host_files"));
+        c.exec(Cmd.of("true"), Duration.ofSeconds(5));   // say, nccl_env wrote /etc/nccl.conf
+        io.rocectl.nic.HostNics.keep(c, List.of(Facts.NCCL_CONF));
+        RoceHost b = RoceHost.gatherAllowingNone(ctx(c));
+        assertEquals(2, c.commandsStarted(), "the rest of the snapshot still holds");
+        assertFalse(b.sections().containsKey(Facts.NCCL_CONF.name()), "the stale file is not offered: its reader reads it");
+        assertTrue(b.sections().containsKey("host_files"));
     }
 }

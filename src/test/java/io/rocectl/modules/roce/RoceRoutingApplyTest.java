@@ -3,10 +3,12 @@ package io.rocectl.modules.roce;
 import io.rocectl.fact.Facts;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.RoceFixtures;
 import io.rocectl.testing.FakeHost;
 import io.rocectl.testing.FakeHost.Call;
 import io.rocectl.transport.Connection;
+import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
 import org.junit.jupiter.api.Test;
 
@@ -35,21 +37,38 @@ class RoceRoutingApplyTest {
 
     /** The fake host; its gather answers from {@code state[0]}'s fixture directory. */
     static FakeHost host(String[] state, boolean batchFails) {
-        FakeHost h = new FakeHost("gpu01", "root");
+        return host(state, batchFails, "root", null);
+    }
+
+    /**
+     * As a login {@code user}; {@code markers}, when not null, is the rollback-marker section the
+     * gather brings (root only). A root login gets the disarm, the table names and the re-read
+     * as one command (the disarm's script, then the read after {@link HostNics#THEN}).
+     */
+    static FakeHost host(String[] state, boolean batchFails, String user, String markers) {
+        FakeHost h = new FakeHost("gpu01", user);
+        h.on(c -> c.script().contains(HostNics.THEN) && timer(c, "disarm"),
+                c -> FakeHost.ok("disarmed\n\n" + HostNics.THEN + "0\n" + gather(state[0], markers)));
         h.on(c -> c.script().contains("@@rocectl-section@@") || String.join(" ", c.argv()).contains("rocectl-section"),
-                c -> FakeHost.ok(gather(state[0])));
-        h.on(c -> timer(c, "arm"),
-                c -> FakeHost.ok("4242 /run/rocectl/rollback-net1/rollback." + c.scriptArgs().get(2) + "\n"));
+                c -> FakeHost.ok(gather(state[0], markers)));
+        h.on(c -> timer(c, "apply"), c -> {
+            String armed = "4242 /run/rocectl/rollback-net1/rollback." + c.scriptArgs().get(2) + "\n";
+            if (batchFails) return new ExecResult(2, armed, "RTNETLINK answers: File exists", 1);
+            state[0] = "8nic-right";
+            return FakeHost.ok(armed);
+        });
         h.on(c -> timer(c, "disarm"), c -> FakeHost.ok("disarmed\n"));
         h.on(c -> timer(c, "older"), c -> FakeHost.ok(""));
-        h.on(c -> c.is("ip", "-batch", "-"), c -> {
-            if (batchFails) return FakeHost.exit(2, "RTNETLINK answers: File exists");
-            state[0] = "8nic-right";
-            return FakeHost.ok("");
-        });
         h.on(c -> c.is("ip", "-force", "-batch", "-"), c -> FakeHost.ok(""));
         h.on(c -> c.script().contains("mktemp"), c -> FakeHost.ok(""));
         return h;
+    }
+
+    /** The undo (before the separator) or the batch (after it) of an {@code apply} call. */
+    static List<String> applied(Call c, boolean batch) {
+        String[] parts = c.stdin().split(CommitConfirm.BATCH_SEPARATOR + "\n", 2);
+        String text = batch ? parts[1] : parts[0];
+        return text.isBlank() ? List.of() : List.of(text.strip().split("\n"));
     }
 
     /** A call of the rollback timers' script with {@code action}. */
@@ -58,10 +77,14 @@ class RoceRoutingApplyTest {
     }
 
     static String gather(String dir) {
+        return gather(dir, null);
+    }
+
+    static String gather(String dir, String markers) {
         Path d = DIR.resolve(dir);
         return RoceFixtures.gatherOutput("8nic", RoceFixtures.read(d.resolve("rules.json")),
                 RoceFixtures.read(d.resolve("routes.json")), RoceFixtures.read(d.resolve("rocectl.conf")),
-                RoceFixtures.ssh("8nic"));
+                RoceFixtures.ssh("8nic")) + (markers == null ? "" : "@@rocectl-section@@ rollback_markers\n" + markers);
     }
 
     static TaskContext ctx(Connection c, boolean check, Supplier<Connection> reconnect) {
@@ -77,35 +100,59 @@ class RoceRoutingApplyTest {
 
     @Test
     void appliesTheBatchUnderARollbackConfirmedOverANewConnection() throws Exception {
-        String[] state = {"8nic-missing"};
-        FakeHost h = host(state, false);
-        int[] reconnected = {0};
-        ModuleResult r = new RoceRoutingModule().run(ctx(h, false, reconnects(reconnected)));
-        assertTrue(r.changed() && !r.failed(), r.msg());
-        List<String> expected = Files.readAllLines(DIR.resolve("8nic-missing/expect.batch"));
-        List<Call> batch = h.calls(c -> c.is("ip", "-batch", "-"));
-        assertEquals(1, batch.size(), "one ip -batch");
-        assertEquals(expected, List.of(batch.get(0).stdin().strip().split("\n")));
-        List<Call> arm = h.calls(c -> timer(c, "arm"));
-        assertEquals(1, arm.size());
-        assertFalse(arm.get(0).stdin().isBlank(), "the undo goes to the rollback");
-        String token = arm.get(0).scriptArgs().get(2);
-        List<Call> disarm = h.calls(c -> timer(c, "disarm"));
-        assertEquals(1, disarm.size());
-        assertEquals(token, disarm.get(0).scriptArgs().get(1), "the disarm names the armed token");
-        assertEquals(1, reconnected[0], "the change is confirmed over a new connection");
-        List<Call> all = h.calls();
-        assertTrue(all.indexOf(arm.get(0)) < all.indexOf(batch.get(0)), "armed before the change");
-        assertTrue(all.indexOf(batch.get(0)) < all.indexOf(disarm.get(0)), "disarmed after it");
-        List<Call> writes = h.calls(c -> c.script().contains("mktemp"));
-        assertEquals(List.of(Facts.ROCECTL_RT_TABLES), writes.stream().map(c -> c.scriptArgs().get(0)).toList());
-        assertEquals(token, r.data().get("rollback_token"));
+        for (String user : List.of("root", "admin")) {
+            String[] state = {"8nic-missing"};
+            FakeHost h = host(state, false, user, user.equals("root") ? "" : null);
+            int[] reconnected = {0};
+            ModuleResult r = new RoceRoutingModule().run(ctx(h, false, reconnects(reconnected)));
+            assertTrue(r.changed() && !r.failed(), r.msg());
+            List<String> expected = Files.readAllLines(DIR.resolve("8nic-missing/expect.batch"));
+            List<Call> apply = h.calls(c -> timer(c, "apply"));
+            assertEquals(1, apply.size(), "one command arms the rollback and applies the batch");
+            assertEquals(expected, applied(apply.get(0), true));
+            assertFalse(applied(apply.get(0), false).isEmpty(), "the undo goes to the rollback");
+            assertTrue(h.calls(c -> c.is("ip", "-batch", "-") || timer(c, "arm")).isEmpty());
+            String token = apply.get(0).scriptArgs().get(2);
+            List<Call> disarm = h.calls(c -> timer(c, "disarm"));
+            assertEquals(1, disarm.size());
+            assertEquals(token, disarm.get(0).scriptArgs().get(1), "the disarm names the armed token");
+            assertEquals(1, reconnected[0], "the change is confirmed over a new connection");
+            List<Call> all = h.calls();
+            assertTrue(all.indexOf(apply.get(0)) < all.indexOf(disarm.get(0)), "disarmed after the change");
+            if (user.equals("root")) {
+                // the table names, then the re-read, in the disarm's own command
+                assertEquals(List.of("disarm", token, r.data().get("rollback_file"), Facts.ROCECTL_RT_TABLES),
+                        disarm.get(0).scriptArgs());
+                assertTrue(disarm.get(0).stdin().contains("100 roce_ens1f0np0"), disarm.get(0).stdin());
+                assertEquals(3, all.size(), "gather, apply, disarm with the re-read: " + all);
+            } else {
+                List<Call> writes = h.calls(c -> c.script().contains("mktemp") && !c.script().contains("rocectl-rollback"));
+                assertEquals(List.of(Facts.ROCECTL_RT_TABLES), writes.stream().map(c -> c.scriptArgs().get(0)).toList());
+                assertTrue(all.indexOf(disarm.get(0)) < all.indexOf(writes.get(0)), "table names once the change holds");
+            }
+            assertEquals(token, r.data().get("rollback_token"));
 
-        // the same host again: nothing to do, nothing armed
-        FakeHost again = host(state, false);
-        ModuleResult r2 = new RoceRoutingModule().run(ctx(again, false, reconnects(reconnected)));
-        assertFalse(r2.changed() || r2.failed(), r2.msg());
-        assertTrue(again.calls(c -> c.is("ip", "-batch", "-") || timer(c, "arm")).isEmpty());
+            // the same host again: nothing to do, nothing armed
+            FakeHost again = host(state, false, user, null);
+            ModuleResult r2 = new RoceRoutingModule().run(ctx(again, false, reconnects(reconnected)));
+            assertFalse(r2.changed() || r2.failed(), r2.msg());
+            assertTrue(again.calls(c -> timer(c, "apply")).isEmpty());
+        }
+    }
+
+    @Test
+    void noRollbackMarkerInTheSnapshotMeansNoCommandLooksForOlderTimers() throws Exception {
+        String[] state = {"8nic-right"};
+        FakeHost none = host(state, false, "root", "");
+        ModuleResult r = new RoceRoutingModule().run(ctx(none, false, reconnects(new int[1])));
+        assertFalse(r.changed() || r.failed(), r.msg());
+        assertEquals(1, none.calls().size(), "a converged host: the gather only, " + none.calls());
+        FakeHost some = host(state, false, "root", "/run/rocectl/rollback-net7/rollback.0123456789abcdef\n");
+        new RoceRoutingModule().run(ctx(some, false, reconnects(new int[1])));
+        assertEquals(1, some.calls(c -> timer(c, "older")).size(), "a marker somewhere: look in this namespace");
+        FakeHost unknown = host(state, false, "root", null);
+        new RoceRoutingModule().run(ctx(unknown, false, reconnects(new int[1])));
+        assertEquals(1, unknown.calls(c -> timer(c, "older")).size(), "no section: look");
     }
 
     @Test
@@ -133,7 +180,8 @@ class RoceRoutingApplyTest {
         assertTrue(r.msg().contains("rolled back on the host within 30 s"), r.msg());
         assertEquals(true, r.data().get("rolled_back"));
         assertTrue(h.calls(c -> timer(c, "disarm")).isEmpty(), "never disarmed");
-        assertTrue(h.calls(c -> c.script().contains("mktemp")).isEmpty(), "table names not written");
+        assertTrue(h.calls(c -> c.script().contains("mktemp") && !c.script().contains("rocectl-rollback")).isEmpty(),
+                "table names not written");
     }
 
     @Test
@@ -144,8 +192,8 @@ class RoceRoutingApplyTest {
         assertTrue(r.msg().startsWith("ip -batch failed, previous rules and routes restored: RTNETLINK"), r.msg());
         List<Call> undo = h.calls(c -> c.is("ip", "-force", "-batch", "-"));
         assertEquals(1, undo.size());
-        String armedUndo = h.calls(c -> timer(c, "arm")).get(0).stdin();
-        assertEquals(armedUndo.strip(), undo.get(0).stdin().strip(), "the undo run is the one the rollback holds");
+        List<String> armedUndo = applied(h.calls(c -> timer(c, "apply")).get(0), false);
+        assertEquals(armedUndo, List.of(undo.get(0).stdin().strip().split("\n")), "the undo run is the one the rollback holds");
         assertEquals(1, h.calls(c -> timer(c, "disarm")).size());
     }
 }
