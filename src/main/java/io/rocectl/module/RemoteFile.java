@@ -35,10 +35,7 @@ public final class RemoteFile {
     /** As {@link #writeAtomic(TaskContext, String, String, String)}, for binary content. */
     public static void writeAtomic(TaskContext ctx, String path, byte[] content, String mode)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        String script = "set -e; d=$(dirname -- \"$1\"); mkdir -p -- \"$d\"; "
-                + "t=$(mktemp \"$1.rocectl.XXXXXX\"); trap 'rm -f \"$t\"' EXIT; "
-                + "cat > \"$t\"; chmod \"$2\" \"$t\"; mv -f -- \"$t\" \"$1\"; trap - EXIT";
-        ctx.runOk(Cmd.script(script, path, mode).withStdin(content));
+        ctx.runOk(Cmd.script(WRITE, path, mode).withStdin(content));
     }
 
     /** One entry of {@link #replaceAll}: a file to write, a symlink to make, or a path to remove. */
@@ -63,6 +60,16 @@ public final class RemoteFile {
             return new Change(Kind.REMOVE, path, null, null, null);
         }
     }
+
+    /** {@code temp_beside PATH MODE}: a new temporary file beside PATH (see the resource). */
+    private static final String TEMP = ShellResource.text(RemoteFile.class, "remote-file-temp.sh");
+
+    /**
+     * $1 path, $2 mode; content on stdin: into a temporary beside the path (its mode from its
+     * creation when the umask can give it), then renamed over the path.
+     */
+    private static final String WRITE = TEMP + "\nset -e\ntemp_beside \"$1\" \"$2\"\ntrap 'rm -f \"$t\"' EXIT\n"
+            + "cat > \"$t\"\n[ -z \"$tb_chmod\" ] || chmod \"$tb_chmod\" \"$t\"\nmv -f -- \"$t\" \"$1\"\ntrap - EXIT";
 
     /** $1 path, $2 mode (file) or target (link), $3 file|link; content on stdin. Prints the temp's path. */
     private static final String STAGE = ShellResource.text(RemoteFile.class, "remote-file-stage.sh");
@@ -111,7 +118,7 @@ public final class RemoteFile {
                 }
             }
         }
-        ExecResult r = ctx.run(Cmd.script(STAGE_ALL + "\n" + COMMIT, args).withStdin(in.toByteArray()));
+        ExecResult r = ctx.run(Cmd.script(TEMP + "\n" + STAGE_ALL + "\n" + COMMIT, args).withStdin(in.toByteArray()));
         if (!r.ok()) throw new ModuleException(r.stderr().strip());
     }
 

@@ -2,7 +2,7 @@
 # Commits staged changes of RemoteFile.replaceAll, all or nothing: triples KIND PATH TEMP
 # (KIND put or del, TEMP "-" for del). Keeps a copy of each replaced file until all are in
 # place; on the first failure puts every file back as it was and removes the temporaries.
-tab=$(printf '\t'); nl='
+tab='	'; nl='
 '; done_=; temps=; fail=
 i=0
 while [ $# -ge 3 ]; do

@@ -8,31 +8,39 @@
 # Each put's bytes are read with dd, exactly LENGTH of them and nothing past them, into a
 # temporary file beside PATH; a link is made there. The first failure removes every temporary and
 # exits 1: no file changed. (Paths are one line without tabs: RemoteFile.Change checks it.)
-tab=$(printf '\t'); nl='
+# temp_beside (remote-file-temp.sh) comes before this text; it sets t and tb_chmod.
+# shellcheck disable=SC2154
+tab='	'; nl='
 '
+LC_ALL=C; export LC_ALL
 plan=; temps=
 drop_temps() { printf '%s' "$temps" | while IFS= read -r x; do rm -f -- "$x"; done; }
-copy() { # $1 length, $2 file: exactly $1 bytes of stdin into $2
+copy() { # $1 length, $2 file (empty): exactly $1 bytes of stdin into $2, as dd reports ("N+0 records in")
   big=$(($1 / 65536)) rest=$(($1 % 65536))
-  : > "$2" || return 1
-  if [ "$big" -gt 0 ]; then dd bs=65536 count="$big" iflag=fullblock of="$2" 2>/dev/null || return 1; fi
-  if [ "$rest" -gt 0 ]; then dd bs="$rest" count=1 iflag=fullblock of="$2" oflag=append conv=notrunc 2>/dev/null || return 1; fi
-  [ "$(wc -c < "$2")" -eq "$1" ]
+  if [ "$big" -gt 0 ]; then
+    r=$(dd bs=65536 count="$big" iflag=fullblock of="$2" oflag=append conv=notrunc 2>&1) || return 1
+    case $r in "$big+0 records in"*) ;; *) return 1;; esac
+  fi
+  if [ "$rest" -gt 0 ]; then
+    r=$(dd bs="$rest" count=1 iflag=fullblock of="$2" oflag=append conv=notrunc 2>&1) || return 1
+    case $r in "1+0 records in"*) ;; *) return 1;; esac
+  fi
+  return 0
 }
 while [ $# -ge 4 ]; do
   k=$1 p=$2 a=$3 n=$4
   shift 4
   if [ "$k" = del ]; then plan="${plan}del$tab$p$tab-$nl"; continue; fi
-  fail='' t=''
+  fail='' t='' m=$a
+  [ "$k" = link ] && m=0600
   if [ -d "$p" ] && [ ! -L "$p" ]; then fail="$p is a directory"
-  elif ! mkdir -p -- "$(dirname -- "$p")"; then fail="cannot make the directory of $p"
-  elif ! t=$(mktemp "$p.rocectl.XXXXXX"); then fail="cannot make a temporary file beside $p"
+  elif ! temp_beside "$p" "$m"; then fail="cannot make a temporary file beside $p"
   else
     temps="$temps$t$nl"
     if [ "$k" = link ]; then
       { rm -f -- "$t" && ln -s -- "$a" "$t"; } || fail="cannot make the link $p"
     else
-      { copy "$n" "$t" && chmod "$a" "$t"; } || fail="cannot write $p"
+      { copy "$n" "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; }; } || fail="cannot write $p"
     fi
   fi
   if [ -n "$fail" ]; then drop_temps; echo "$fail; no file changed" >&2; exit 1; fi

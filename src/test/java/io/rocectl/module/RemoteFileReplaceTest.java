@@ -96,4 +96,37 @@ class RemoteFileReplaceTest {
         assertEquals("small\n", Files.readString(tmp.resolve("small")));
         assertEquals(List.of(), leftovers());
     }
+
+    @Test
+    void everyModeIsExactAndNothingInTheTemporarysPlaceIsFollowed() throws Exception {
+        String[][] modes = {{"0644", "rw-r--r--"}, {"640", "rw-r-----"}, {"0600", "rw-------"}, {"0755", "rwxr-xr-x"},
+                {"0700", "rwx------"}, {"0444", "r--r--r--"}};
+        List<RemoteFile.Change> all = new ArrayList<>();
+        for (String[] m : modes) {
+            Path one = tmp.resolve("one/f" + m[0]);
+            RemoteFile.writeAtomic(ctx(), one.toString(), "x=" + m[0] + "\n", m[0]);
+            assertEquals("x=" + m[0] + "\n", Files.readString(one));
+            assertEquals(m[1], PosixFilePermissions.toString(Files.getPosixFilePermissions(one)), "writeAtomic " + m[0]);
+            all.add(RemoteFile.Change.write(tmp.resolve("all/f" + m[0]).toString(), "y", m[0]));
+        }
+        RemoteFile.replaceAll(ctx(), all);
+        for (String[] m : modes) {
+            assertEquals(m[1], PosixFilePermissions.toString(Files.getPosixFilePermissions(tmp.resolve("all/f" + m[0]))),
+                    "replaceAll " + m[0]);
+        }
+        // a sticky directory (as /tmp): the temporary comes from mktemp, whatever waits under the shell's own names
+        Path sticky = Files.createDirectories(tmp.resolve("sticky"));
+        assertEquals(0, new ProcessBuilder("chmod", "1777", sticky.toString()).start().waitFor());
+        Path victim = Files.writeString(tmp.resolve("victim"), "keep me");
+        for (int pid = 1; pid < 5; pid++) {
+            for (int n = 1; n < 3; n++) {
+                Files.createSymbolicLink(sticky.resolve("f.rocectl." + pid + "." + n), victim);
+            }
+        }
+        RemoteFile.writeAtomic(ctx(), sticky.resolve("f").toString(), "new", "0644");
+        assertEquals("new", Files.readString(sticky.resolve("f")));
+        assertEquals("keep me", Files.readString(victim));
+        assertTrue(Files.isRegularFile(sticky.resolve("f"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertEquals(8, leftovers().stream().filter(p -> p.getParent().equals(sticky)).count(), "only the links planted");
+    }
 }
