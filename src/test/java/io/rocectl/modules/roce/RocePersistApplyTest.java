@@ -36,16 +36,25 @@ class RocePersistApplyTest {
     }
 
     static FakeHost host(Disk disk) {
+        return host(disk, false);
+    }
+
+    /** The persistence files as the host prints them. */
+    static String files(Disk disk) {
+        StringBuilder sb = new StringBuilder();
+        disk.files.forEach((p, body) -> sb.append("@@rocectl-file@@ ").append(p).append('\n').append(body).append('\n'));
+        disk.links.forEach((p, t) -> sb.append("@@rocectl-link@@ ").append(p).append(' ').append(t).append('\n'));
+        sb.append("@@rocectl-flag@@ ip /usr/sbin/ip\n@@rocectl-flag@@ systemd yes\n");
+        return sb.toString();
+    }
+
+    /** With {@code inGather}, the gather brings the files (a root login's snapshot) as section host_files. */
+    static FakeHost host(Disk disk, boolean inGather) {
         FakeHost h = new FakeHost("gpu01", "root");
         h.on(c -> c.script().contains("rocectl-section"),
-                c -> FakeHost.ok(RoceFixtures.gatherOutput("8nic", null, null, null, RoceFixtures.ssh("8nic"))));
-        h.on(c -> c.script().contains("@@rocectl-file@@"), c -> {
-            StringBuilder sb = new StringBuilder();
-            disk.files.forEach((p, body) -> sb.append("@@rocectl-file@@ ").append(p).append('\n').append(body).append('\n'));
-            disk.links.forEach((p, t) -> sb.append("@@rocectl-link@@ ").append(p).append(' ').append(t).append('\n'));
-            sb.append("@@rocectl-flag@@ ip /usr/sbin/ip\n@@rocectl-flag@@ systemd yes\n");
-            return FakeHost.ok(sb.toString());
-        });
+                c -> FakeHost.ok(RoceFixtures.gatherOutput("8nic", null, null, null, RoceFixtures.ssh("8nic"))
+                        + (inGather ? "@@rocectl-section@@ host_files\n" + files(disk) : "")));
+        h.on(c -> c.script().contains("@@rocectl-file@@"), c -> FakeHost.ok(files(disk)));
         // RemoteFile's one command: quadruples KIND PATH ARG LENGTH, the contents one after the other on stdin
         h.on(c -> c.script().contains("iflag=fullblock"), c -> {
             if (disk.commitFails) return FakeHost.exit(1, "cannot replace /etc/rocectl/roce-routes.sh: every file is back as it was");
@@ -128,6 +137,21 @@ class RocePersistApplyTest {
         ModuleResult r2 = new RocePersistModule().run(ctx(again, false));
         assertFalse(r2.changed() || r2.failed(), r2.msg());
         assertTrue(again.calls(c -> c.script().contains("rocectl.XXXXXX")).isEmpty(), "nothing staged again");
+    }
+
+    @Test
+    void filesThatCameWithTheSnapshotAreNotReadAgain() throws Exception {
+        Disk disk = new Disk();
+        FakeHost h = host(disk, true);
+        ModuleResult r = new RocePersistModule().run(ctx(h, false));
+        assertTrue(r.changed() && !r.failed(), r.msg());
+        assertEquals(List.of(), h.calls(c -> c.script().contains("@@rocectl-file@@") && !c.script().contains("rocectl-section")),
+                "no read of its own");
+        assertEquals(1, disk.replaces);
+        FakeHost again = host(disk, true);
+        ModuleResult r2 = new RocePersistModule().run(ctx(again, false));
+        assertFalse(r2.changed() || r2.failed(), r2.msg());
+        assertEquals(1, again.calls().size(), "a converged host: the snapshot only, " + again.calls());
     }
 
     @Test
