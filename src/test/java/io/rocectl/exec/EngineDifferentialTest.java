@@ -82,7 +82,11 @@ class EngineDifferentialTest {
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
         Normalizer n = new Normalizer();
         Recap recap;
-        try (ConnectionPool pool = new ConnectionPool(LocalConnection::new)) {
+        // "# umask: NNN": the host's umask (record.sh runs ansible-playbook, whose local modules inherit it, under it)
+        String mask = Files.readAllLines(playbook).stream().filter(l -> l.startsWith("# umask: "))
+                .map(l -> l.substring("# umask: ".length()).trim()).findFirst().orElse(null);
+        List<String> prefix = mask == null ? List.of() : List.of("sh", "-c", "umask " + mask + " && exec \"$@\"", "sh");
+        try (ConnectionPool pool = new ConnectionPool(h -> new LocalConnection(h, prefix))) {
             recap = new PlaybookRunner(hosts, ModuleRegistry.builtin(), opts, n, new Cancel()).run(pb, pool);
         }
         return n.render(recap);

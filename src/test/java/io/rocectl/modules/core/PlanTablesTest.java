@@ -23,7 +23,7 @@ class PlanTablesTest {
             Map<String, Object> e = (Map<String, Object>) c.get("expect");
             assertEquals(new FileStat((Boolean) e.get("exists"), (String) e.get("type"), (String) e.get("mode"),
                     (String) e.get("uid"), (String) e.get("owner"), (String) e.get("gid"), (String) e.get("group"),
-                    (String) e.get("sha256"), (String) e.get("realPath"), (String) e.get("target")), s);
+                    (String) e.get("sha256"), (String) e.get("realPath"), (String) e.get("target"), (String) e.get("umask")), s);
         }));
     }
 
