@@ -130,15 +130,11 @@ final class ScriptInventory {
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new ListFailure("Inventory " + file + " contained characters that cannot be interpreted as UTF-8");
         }
-        try {
-            STRICT_JSON.readTree(text.isBlank() ? "" : text);
-            if (text.isBlank()) throw new IOException("Expecting value: line 1 column 1 (char 0)");
-        } catch (IOException e) {
-            String why = e.getMessage() == null ? "not JSON" : e.getMessage().lines().findFirst().orElse("not JSON");
-            throw new ListFailure("failed to parse executable inventory script results from " + file + ": " + why);
+        Json j = json(text);
+        if (j.error() != null) {
+            throw new ListFailure("failed to parse executable inventory script results from " + file + ": " + j.error());
         }
-        YamlDoc doc = YamlDoc.parse(file + " --list", text);
-        Object v = doc.root() == null ? null : doc.value(doc.root());
+        Object v = j.value();
         if (!(v instanceof Map)) {
             throw new ListFailure("failed to parse executable inventory script results from " + file + ": needs to be a json dict");
         }
@@ -150,11 +146,29 @@ final class ScriptInventory {
         String file = script.toString();
         Ran r = run(script, "--host", h);
         String text = new String(r.out(), java.nio.charset.StandardCharsets.UTF_8);
+        Json j = json(text);
+        if (j.error() == null) return j.value();
         try {
             YamlDoc doc = YamlDoc.parse(file + " --host " + h, text);
             return doc.root() == null ? null : doc.value(doc.root());
         } catch (InputError e) {
             throw new InputError(file, 0, 0, "could not parse the answer of --host " + h + ": " + e.getMessage() + HALF_READ);
+        }
+    }
+
+    /** A JSON text's value, or why it is not JSON. */
+    private record Json(Object value, String error) {}
+
+    /**
+     * A JSON text as Python's {@code json.loads} reads it (maps, lists, numbers, strings,
+     * booleans, null; duplicate keys: the last one).
+     */
+    private static Json json(String text) {
+        try {
+            if (text.isBlank()) throw new IOException("Expecting value: line 1 column 1 (char 0)");
+            return new Json(STRICT_JSON.readValue(text, Object.class), null);
+        } catch (IOException e) {
+            return new Json(null, e.getMessage() == null ? "not JSON" : e.getMessage().lines().findFirst().orElse("not JSON"));
         }
     }
 
