@@ -1,9 +1,16 @@
 package io.rocectl.inventory;
 
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.rocectl.error.InputError;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,14 +127,12 @@ final class ScriptInventory {
             throw new ListFailure("problem running " + file + " --list ([Errno 13] Permission denied: '" + file + "')");
         }
         Ran r = run(script, "--list");
-        String err = r.err().isEmpty() || r.err().endsWith("\n") ? r.err() : r.err() + "\n";
-        if (r.exit() != 0) throw new ListFailure("Inventory script (" + file + ") had an execution error: " + err.strip());
+        if (r.exit() != 0) throw new ListFailure("Inventory script (" + file + ") had an execution error: " + r.err().strip());
         String text;
         try {
-            text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(r.out())).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(r.out())).toString();
+        } catch (CharacterCodingException e) {
             throw new ListFailure("Inventory " + file + " contained characters that cannot be interpreted as UTF-8");
         }
         Json j = json(text);
@@ -145,7 +150,7 @@ final class ScriptInventory {
     private static Object host(Path script, String h) {
         String file = script.toString();
         Ran r = run(script, "--host", h);
-        String text = new String(r.out(), java.nio.charset.StandardCharsets.UTF_8);
+        String text = new String(r.out(), StandardCharsets.UTF_8);
         Json j = json(text);
         if (j.error() == null) return j.value();
         try {
@@ -173,11 +178,10 @@ final class ScriptInventory {
     }
 
     /** Python's {@code json.loads}: one JSON value and nothing after it (NaN and Infinity allowed). */
-    private static final com.fasterxml.jackson.databind.ObjectMapper STRICT_JSON =
-            com.fasterxml.jackson.databind.json.JsonMapper.builder()
-                    .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-                    .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .build();
+    private static final ObjectMapper STRICT_JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     private static void group(String file, String group, Object data, InventoryBuilder b, Set<String> hosts) {
         b.group(group);
