@@ -16,6 +16,7 @@
 #                           --list-hosts prints the same hosts from a Python set, so in no stable order:
 #                           the ad-hoc command, which shares InventoryManager.get_hosts, is recorded.)
 #   groups INV              ansible -i INV localhost -m debug -a var=groups (the `groups` variable)
+#   play  INV PLAYBOOK      ansible-playbook -i INV PLAYBOOK (plays with connection: local; compared: exit code and recap)
 # A line may start with `known(REASON)`: rocectl differs on purpose there (README says so); the
 # expected output is still recorded, the test checks rocectl's documented behaviour instead.
 # Outputs go to inventory/expected/NAME/NN.out (stdout), NN.err (stderr, for reference) and NN.rc
@@ -61,6 +62,7 @@ for case in "${cases[@]}"; do
       hosts)  cmd=(ansible "${iargs[@]}" "${w[2]}" --list-hosts)
               if [ "${#w[@]}" -gt 3 ]; then cmd+=(--limit "${w[3]}"); fi ;;
       groups) cmd=(ansible "${iargs[@]}" localhost -c local -m debug -a var=groups) ;;
+      play)   cmd=(ansible-playbook "${iargs[@]}" "${w[2]}") ;;
       *) echo "$name: unknown check '$kind'" >&2; exit 1 ;;
     esac
     set +e

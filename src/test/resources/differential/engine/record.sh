@@ -18,12 +18,15 @@ for pb in "$@"; do
     rc=0
     # a case may give extra options in a first line "# args: ..." (--limit PATTERN, --tags A,B, -e KEY=VALUE, --check, --diff)
     args=$(sed -n '1s/^# args: //p' "$pb")
+    # and a line "# umask: NNN": the umask ansible-playbook runs with (its local modules inherit it)
+    mask=$(sed -n 's/^# umask: //p' "$pb" | sed -n 1p)
+    (umask "${mask:-$(umask)}"
     ANSIBLE_STDOUT_CALLBACK=json ANSIBLE_PYTHON_INTERPRETER=auto_silent ANSIBLE_RETRY_FILES_ENABLED=false \
         ANSIBLE_CALLBACK_RESULT_FORMAT=json \
-        ansible-playbook -i inventory.ini -c local $args "$pb" >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
+        ansible-playbook -i inventory.ini -c local $args "$pb") >"$tmp/out.json" 2>"$tmp/err.txt" || rc=$?
     {
         echo "# $version"
-        echo "# command: ansible-playbook -i inventory.ini -c local ${args:+$args }$pb (ANSIBLE_STDOUT_CALLBACK=json, then normalize.py)"
+        echo "# command: ${mask:+umask $mask; }ansible-playbook -i inventory.ini -c local ${args:+$args }$pb (ANSIBLE_STDOUT_CALLBACK=json, then normalize.py)"
         python3 normalize.py "$tmp/out.json" "$rc"
     } >"expected/$name.txt"
     echo "$name: exit $rc"

@@ -70,7 +70,18 @@ final class Fleet implements HostInventory {
 
     static Fleet load(InventoryOptions inv, ConnectionOptions conn) {
         // a missing path is "inventory not found", unless it is a host list (a,b,)
-        return new Fleet(InventoryLoader.load(inv.sources()), conn);
+        Inventory inventory = InventoryLoader.load(inv.sources());
+        for (String w : inventory.warnings()) System.err.println(w);
+        if (inventory.nothingParsed()) {
+            // Ansible goes on with the implicit localhost alone; rocectl does not run on nothing
+            List<String> failed = inventory.unparsedSources();
+            throw new InputError(failed.isEmpty() ? inventory.file().toString() : failed.get(0), 0, 0,
+                    (inv.sources().size() == 1 ? "the only inventory source could not be parsed"
+                            : "none of the " + inv.sources().size() + " inventory sources could be parsed")
+                            + " (see the warnings above): no host to run on"
+                            + " (Ansible would go on with the implicit localhost alone; rocectl refuses)");
+        }
+        return new Fleet(inventory, conn);
     }
 
     Inventory inventory() {

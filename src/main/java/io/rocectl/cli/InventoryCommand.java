@@ -46,6 +46,7 @@ public final class InventoryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Inventory inv = InventoryLoader.load(files);
+        for (String w : inv.warnings()) System.err.println(w);
         if (mode.list) System.out.print(InventoryRender.listJson(inv));
         else if (mode.graph) System.out.print(InventoryRender.graph(inv));
         else if (mode.host != null) System.out.print(InventoryRender.hostJson(inv, mode.host));

@@ -335,7 +335,9 @@ public final class HostPattern {
     private String hint(String word) {
         Set<String> known = new LinkedHashSet<>(inv.hosts());
         known.addAll(inv.groups().keySet());
-        return DidYouMean.hint(word, known);
+        String failed = inv.unparsedSources().isEmpty() ? ""
+                : " (not parsed, see the warnings: " + String.join(", ", inv.unparsedSources()) + ")";
+        return DidYouMean.hint(word, known) + failed;
     }
 
     /** Splits on sep outside brackets. */

@@ -37,6 +37,9 @@ public final class Inventory {
     private final Map<String, List<String>> members = new LinkedHashMap<>();
     private final Map<String, Set<String>> memberSets = new HashMap<>();
     private final List<String> allDirect;
+    private List<String> warnings = List.of();
+    private List<String> unparsed = List.of();
+    private boolean nothingParsed;
 
     Inventory(Path file, Map<String, Host> hosts, Map<String, Group> groups, Map<String, Integer> priorities,
             Map<String, Map<String, Object>> groupVarsDir, Map<String, Map<String, Object>> hostVarsDir,
@@ -58,6 +61,32 @@ public final class Inventory {
             members.put(g.name(), Collections.unmodifiableList(ordered));
             memberSets.put(g.name(), new LinkedHashSet<>(ordered));
         }
+    }
+
+    /** Set once by the loader: its warnings and the sources it could not parse. */
+    Inventory withLoadNotes(List<String> warnings, List<String> unparsed, boolean nothingParsed) {
+        this.warnings = List.copyOf(warnings);
+        this.unparsed = List.copyOf(unparsed);
+        this.nothingParsed = nothingParsed;
+        return this;
+    }
+
+    /**
+     * What loading warned about, one line each as Ansible prints it ({@code [WARNING]: ...}): an
+     * inventory source that could not be parsed, and why.
+     */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** The sources (as given) that could not be parsed: left out, with a warning, as Ansible does. */
+    public List<String> unparsedSources() {
+        return unparsed;
+    }
+
+    /** No source could be parsed (Ansible: "No inventory was parsed, only implicit localhost is available"). */
+    public boolean nothingParsed() {
+        return nothingParsed;
     }
 
     /** The inventory file (or directory) it was loaded from. */

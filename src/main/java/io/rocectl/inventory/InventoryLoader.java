@@ -25,6 +25,11 @@ import java.util.stream.Stream;
  * a host list ({@link #fromHostList}). {@code group_vars/} and
  * {@code host_vars/} beside the file (or inside the directory) are read for the inventory's
  * groups and hosts.
+ *
+ * <p>An inventory script ({@link ScriptInventory}) that fails before reading anything is treated
+ * as Ansible's {@code parse_source} treats it: its text goes to the yaml (no extension or a YAML
+ * one) and ini readers, and when neither takes it the source is left out with Ansible's warnings
+ * ({@link Inventory#warnings}, {@link Inventory#nothingParsed}); the other sources go on.
  */
 public final class InventoryLoader {
     private static final Pattern YAML_KEY_LINE = Pattern.compile("^[A-Za-z0-9_.-]+:\\s*(#.*)?$");
@@ -46,20 +51,54 @@ public final class InventoryLoader {
      */
     public static Inventory load(Path path) {
         InventoryBuilder b = new InventoryBuilder();
+        Notes notes = new Notes();
         Path dir;
         if (Files.isDirectory(path)) {
             dir = path;
-            for (Path f : files(path)) parseFile(f, b);
+            notes.source(parseDir(path, b, notes));
         } else if (Files.isRegularFile(path)) {
             dir = path.toAbsolutePath().getParent();
-            parseFile(path, b);
+            notes.source(parseFile(path, b, notes));
         } else if (!Files.exists(path) && path.toString().contains(",")) {
             return fromHostList(path.toString(), Path.of("").toAbsolutePath());
         } else {
             throw new InputError(path.toString(), 0, 0, "inventory not found");
         }
-        return b.build(path, VarsDirs.load(dir.resolve("group_vars"), b.groupNames()),
-                VarsDirs.load(dir.resolve("host_vars"), b.hostNames()));
+        return notes.attach(b.build(path, VarsDirs.load(dir.resolve("group_vars"), b.groupNames()),
+                VarsDirs.load(dir.resolve("host_vars"), b.hostNames())));
+    }
+
+    /**
+     * What loading met on the way, as Ansible's {@code InventoryManager.parse_sources} reports it:
+     * warnings, the paths that could not be parsed, and how many of the sources given parsed.
+     */
+    private static final class Notes {
+        final List<String> warnings = new ArrayList<>();
+        final List<String> unparsed = new ArrayList<>();
+        int sources;
+        int parsed;
+
+        void source(boolean ok) {
+            sources++;
+            if (ok) parsed++;
+        }
+
+        Inventory attach(Inventory inv) {
+            boolean nothing = sources > 0 && parsed == 0;
+            if (nothing) warnings.add("[WARNING]: No inventory was parsed, only implicit localhost is available");
+            return inv.withLoadNotes(warnings, unparsed, nothing);
+        }
+    }
+
+    /** Every inventory file of a directory; parsed when one of them is (Ansible: else a warning). */
+    private static boolean parseDir(Path dir, InventoryBuilder b, Notes notes) {
+        boolean any = false;
+        for (Path f : files(dir)) any |= parseFile(f, b, notes);
+        if (!any) {
+            notes.warnings.add("[WARNING]: Unable to parse " + dir + " as an inventory source");
+            notes.unparsed.add(dir.toString());
+        }
+        return any;
     }
 
     /**
@@ -73,15 +112,17 @@ public final class InventoryLoader {
         if (paths.size() == 1) return load(paths.get(0));
         InventoryBuilder b = new InventoryBuilder();
         List<Path> dirs = new ArrayList<>();
+        Notes notes = new Notes();
         for (Path path : paths) {
             if (Files.isDirectory(path)) {
                 dirs.add(path);
-                for (Path f : files(path)) parseFile(f, b);
+                notes.source(parseDir(path, b, notes));
             } else if (Files.isRegularFile(path)) {
                 dirs.add(path.toAbsolutePath().getParent());
-                parseFile(path, b);
+                notes.source(parseFile(path, b, notes));
             } else if (!Files.exists(path) && path.toString().contains(",")) {
                 hostList(path.toString(), b);
+                notes.source(true);
             } else {
                 throw new InputError(path.toString(), 0, 0, "inventory not found");
             }
@@ -94,7 +135,7 @@ public final class InventoryLoader {
             VarsDirs.load(dir.resolve("host_vars"), b.hostNames())
                     .forEach((h, v) -> hostVars.computeIfAbsent(h, k -> new java.util.LinkedHashMap<>()).putAll(v));
         }
-        return b.build(paths.get(0), groupVars, hostVars);
+        return notes.attach(b.build(paths.get(0), groupVars, hostVars));
     }
 
     /**
@@ -124,11 +165,16 @@ public final class InventoryLoader {
         }
     }
 
-    private static void parseFile(Path f, InventoryBuilder b) {
+    /** Reads one file into b; false when it is an inventory script that failed and nothing else read it. */
+    private static boolean parseFile(Path f, InventoryBuilder b, Notes notes) {
         String file = f.toString();
         if (ScriptInventory.accepts(f)) {
-            ScriptInventory.parse(f, b);
-            return;
+            try {
+                ScriptInventory.parse(f, b);
+                return true;
+            } catch (ScriptInventory.ListFailure e) {
+                return afterScriptFailed(f, b, notes, e.getMessage());
+            }
         }
         String text = YamlReader.readText(f, file); // size limit, strict UTF-8 (INI too)
         String name = f.getFileName().toString().toLowerCase(Locale.ROOT);
@@ -151,6 +197,61 @@ public final class InventoryLoader {
                 IniInventoryParser.parse(file, text, b);
             }
         }
+        return true;
+    }
+
+    /**
+     * An inventory script failed before reading anything: as Ansible's {@code parse_source}, the
+     * file is then offered to the other plugins that take it (yaml when it has no extension or a
+     * YAML one, then ini). When one reads it, it is used (with a warning Ansible does not give);
+     * when none does, each failure is a warning, then "Unable to parse", and the source is left out.
+     */
+    private static boolean afterScriptFailed(Path f, InventoryBuilder b, Notes notes, String scriptFailure) {
+        String file = f.toString();
+        List<String> failures = new ArrayList<>();
+        failures.add(" * Failed to parse " + file + " with script plugin: " + scriptFailure);
+        String name = f.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String ext = dot <= 0 ? "" : name.substring(dot).toLowerCase(Locale.ROOT);
+        String text;
+        try {
+            text = YamlReader.readText(f, file);
+        } catch (InputError e) {
+            text = null;
+            failures.add(" * Failed to parse " + file + " with ini plugin: " + e.oneLine());
+        }
+        String readBy = null;
+        if (text != null && List.of("", ".yaml", ".yml", ".json").contains(ext)) {
+            try {
+                YamlDoc doc = YamlDoc.parse(file, text);
+                Object v = doc.root() == null ? null : doc.value(doc.root());
+                if (v == null) throw new InputError(file, 0, 0, "Parsed empty YAML file");
+                if (!(v instanceof Map)) {
+                    throw new InputError(file, 0, 0, "YAML inventory has invalid structure, it should be a dictionary");
+                }
+                YamlInventoryParser.parse(doc, b);
+                readBy = "yaml";
+            } catch (InputError e) {
+                failures.add(" * Failed to parse " + file + " with yaml plugin: " + e.oneLine());
+            }
+        }
+        if (text != null && readBy == null) {
+            try {
+                IniInventoryParser.parse(file, text, b);
+                readBy = "ini";
+            } catch (InputError e) {
+                failures.add(" * Failed to parse " + file + " with ini plugin: " + e.oneLine());
+            }
+        }
+        if (readBy != null) {
+            notes.warnings.add("[WARNING]: " + file + " failed as an inventory script (" + scriptFailure
+                    + "); its text was read with the " + readBy + " plugin instead, as Ansible does");
+            return true;
+        }
+        for (String w : failures) notes.warnings.add("[WARNING]: " + w);
+        notes.warnings.add("[WARNING]: Unable to parse " + file + " as an inventory source");
+        notes.unparsed.add(file);
+        return false;
     }
 
     private static boolean firstLineIsYamlKey(String text) {

@@ -172,7 +172,9 @@ final class ExprRewriter {
         for (int k = 0; k < toks.size(); k++) {
             Tok t = toks.get(k);
             String prev = prevSignificant(toks, k);
-            if (t.kind == 's') {
+            if (t.kind == 'i' && "|".equals(prev) && t.text.equals("type_debug") || isFilterName(toks, k, "type_debug")) {
+                throw new TemplateException(Filters.TYPE_DEBUG_REFUSED);
+            } else if (t.kind == 's') {
                 out.add(t.text.replace("\\", "\\\\"));
             } else if (t.kind == 'i' && "|".equals(prev) && !KNOWN_FILTER.test(t.text)) {
                 throw new TemplateException("no filter named '" + t.text + "'");
@@ -287,6 +289,16 @@ final class ExprRewriter {
             sb.append(t.text);
         }
         return sb.toString();
+    }
+
+    /** Whether token k is the string {@code 'name'} given as {@code map}'s filter: {@code map('name', ...)}. */
+    private static boolean isFilterName(List<Tok> toks, int k, String name) {
+        Tok t = toks.get(k);
+        if (t.kind != 's' || t.text.length() < 2 || !t.text.substring(1, t.text.length() - 1).equals(name)) return false;
+        int j = k - 1;
+        while (j >= 0 && toks.get(j).kind == 'w') j--;
+        if (j < 0 || !toks.get(j).text.equals("(")) return false;
+        return "map".equals(prevSignificant(toks, j));
     }
 
     private static String prevSignificant(List<Tok> toks, int k) {

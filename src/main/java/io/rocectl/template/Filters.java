@@ -30,6 +30,17 @@ import java.util.regex.Pattern;
  * each is checked against real Ansible by {@code TemplateDifferentialTest}.
  */
 final class Filters {
+    /**
+     * Why {@code type_debug} is refused (by {@link ExprRewriter} before a template runs): real
+     * Ansible gives the same string different classes by where it came from
+     * ({@code src/test/resources/differential/type_debug/}), a provenance rocectl's values do not carry.
+     */
+    static final String TYPE_DEBUG_REFUSED = "filter 'type_debug' is not supported by rocectl: Ansible's answer is the"
+            + " Python class a value happens to have, which depends on where it came from (AnsibleUnicode for a string"
+            + " from a playbook or vars file, str from an INI inventory or -e key=value, AnsibleUnsafeText from register"
+            + " or facts, NativeJinjaText from to_json or string), and rocectl's values do not carry that; test the type"
+            + " instead (is string, is number, is boolean, is mapping, is sequence)";
+
     /** A filter body: the value, its positional arguments, its keyword arguments. */
     interface Fn {
         Object apply(Object v, List<Object> a, Map<String, Object> kw);
@@ -292,7 +303,9 @@ final class Filters {
             }
             return r;
         }));
-        ctx.registerFilter(filter("type_debug", (v, a, kw) -> Py.typeName(v)));
+        ctx.registerFilter(filter("type_debug", (v, a, kw) -> {
+            throw new TemplateException(TYPE_DEBUG_REFUSED);
+        }));
         ctx.registerFilter(filter("min", (v, a, kw) -> minMax(v, kw, false)));
         ctx.registerFilter(filter("max", (v, a, kw) -> minMax(v, kw, true)));
         ctx.registerFilter(filter("sort", (v, a, kw) -> {

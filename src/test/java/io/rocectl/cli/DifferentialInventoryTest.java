@@ -1,6 +1,7 @@
 package io.rocectl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,7 +37,8 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <p>Where Ansible exits 0, rocectl must exit 0 and print the same bytes (the {@code groups} check
  * compares each group's host list, in order). Where Ansible fails, rocectl must refuse with exit
- * 5 (bad input). A check marked {@code known(REASON)} is a difference the README states: when
+ * 5 (bad input); a {@code play} check compares the exit code and the recap. A check marked
+ * {@code known(REASON)} is a difference the README states: when
  * REASON starts with {@code exit N}, rocectl must exit N; otherwise it must print
  * {@code expected-rocectl/NAME/NN.out}, and that must differ from Ansible's (else the mark is stale).
  */
@@ -96,12 +98,36 @@ class DifferentialInventoryTest {
             assertEquals(ExitCodes.BAD_INPUT, r.rc(), what + ": Ansible failed (rc " + ansibleRc + "), rocectl must refuse: " + r.out());
             return;
         }
+        if (w[0].equals("play")) {
+            // a playbook run: the same exit code and the same recap, host by host
+            assertEquals(ansibleRc, r.rc(), what + ": " + r.err());
+            assertFalse(recap(ansibleOut).isEmpty(), what + ": Ansible's recap");
+            assertEquals(recap(ansibleOut), recap(r.out()), what);
+            return;
+        }
         assertEquals(0, r.rc(), what + ": " + r.err());
         if (w[0].equals("groups")) {
             assertEquals(ansibleGroups(ansibleOut), JSON.readTree(r.out()), what);
         } else {
             assertEquals(ansibleOut, r.out(), what);
         }
+    }
+
+    /**
+     * The PLAY RECAP of a run, host by host ({@code ok=1 changed=0 ...}, spacing normalized); a
+     * line of rocectl's that folds hosts with the same counts ({@code localhost,n1}) counts for each.
+     */
+    private static Map<String, String> recap(String out) {
+        Map<String, String> byHost = new java.util.TreeMap<>();
+        int at = out.indexOf("PLAY RECAP");
+        if (at < 0) return byHost;
+        for (String l : out.substring(at).split("\n")) {
+            Matcher m = Pattern.compile("^(\\S+)\\s+:\\s+(ok=.*)$").matcher(l.strip());
+            if (!m.matches()) continue;
+            String counts = m.group(2).trim().replaceAll("\\s+", " ");
+            for (String h : io.rocectl.hostset.NodeSet.expand(m.group(1))) byHost.put(h, counts);
+        }
+        return byHost;
     }
 
     /** The {@code groups} variable from {@code localhost | SUCCESS => {"groups": {...}}}. */
@@ -118,6 +144,11 @@ class DifferentialInventoryTest {
             case "list" -> cli(args(invs, "--list"));
             case "graph" -> cli(args(invs, "--graph"));
             case "host" -> cli(args(invs, "--host", w[2]));
+            case "play" -> {
+                List<String> a = new ArrayList<>(List.of("run", caseDir.resolve(w[2]).toString()));
+                for (String i : invs) a.addAll(List.of("-i", i));
+                yield cli(a.toArray(String[]::new));
+            }
             case "hosts" -> {
                 String limit = w.length > 3 ? limitArg(caseDir, w[3]) : null;
                 if (w[2].equals("all") && limit != null) yield cli(args(invs, "-l", limit));

@@ -52,7 +52,11 @@ class EngineDifferentialTest {
 
     /** Runs a case through rocectl and renders the lines normalize.py renders for Ansible. */
     static String run(Path playbook) throws Exception {
-        Inventory inv = InventoryLoader.load(DIR.resolve("inventory.ini"));
+        // "-i PATH" in "# args:": a further inventory source, after inventory.ini (as record.sh gives it)
+        List<Path> sources = new ArrayList<>(List.of(DIR.resolve("inventory.ini")));
+        String[] words = Files.readAllLines(playbook).get(0).split("\\s+");
+        for (int i = 0; i + 1 < words.length; i++) if (words[i].equals("-i")) sources.add(DIR.resolve(words[i + 1]));
+        Inventory inv = InventoryLoader.load(sources);
         HostInventory hosts = new HostInventory() {
             @Override public List<String> resolve(String pattern) { return HostPattern.resolve(inv, pattern, DIR); }
             @Override public Map<String, Object> varsFor(String host) { return inv.varsFor(host); }
@@ -71,10 +75,11 @@ class EngineDifferentialTest {
                 else if (w[i].equals("--diff")) diff = true;
                 else if (w[i].equals("--limit") && i + 1 < w.length) opts = opts.withLimit(w[++i]);
                 else if (w[i].equals("--tags") && i + 1 < w.length) opts = opts.withTags(java.util.Set.of(w[++i].split(",")));
+                else if (w[i].equals("-i") && i + 1 < w.length) i++; // read above
                 else if (w[i].equals("-e") && i + 1 < w.length) {
                     String[] kv = w[++i].split("=", 2);
                     extra.put(kv[0], kv[1]);
-                } else throw new IllegalArgumentException("only --limit, --tags, -e K=V, --check, --diff are supported: " + first);
+                } else throw new IllegalArgumentException("only --limit, --tags, -e K=V, -i PATH, --check, --diff are supported: " + first);
             }
             opts = new RunOptions(opts.forks(), check, diff, opts.limit(), opts.tags(), opts.skipTags(), extra,
                     opts.become(), opts.commandTimeout(), opts.retryDir());
@@ -82,7 +87,11 @@ class EngineDifferentialTest {
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
         Normalizer n = new Normalizer();
         Recap recap;
-        try (ConnectionPool pool = new ConnectionPool(LocalConnection::new)) {
+        // "# umask: NNN": the host's umask (record.sh runs ansible-playbook, whose local modules inherit it, under it)
+        String mask = Files.readAllLines(playbook).stream().filter(l -> l.startsWith("# umask: "))
+                .map(l -> l.substring("# umask: ".length()).trim()).findFirst().orElse(null);
+        List<String> prefix = mask == null ? List.of() : List.of("sh", "-c", "umask " + mask + " && exec \"$@\"", "sh");
+        try (ConnectionPool pool = new ConnectionPool(h -> new LocalConnection(h, prefix))) {
             recap = new PlaybookRunner(hosts, ModuleRegistry.builtin(), opts, n, new Cancel()).run(pb, pool);
         }
         return n.render(recap);

@@ -78,7 +78,7 @@ public final class CopyModule implements Module {
         }
         FileAttrs want = FileAttrs.from(ctx);
         FileStat cur = HostFiles.stat(ctx, dest, true, true);
-        want = want.withMode(FileMode.resolve(want.mode(), cur.isFile() ? cur.mode() : "0644", false));
+        want = want.withMode(FileMode.resolve(want.mode(), cur.isFile() ? cur.mode() : cur.createMode(false), false, cur.umaskBits()));
         String sha = sha256(content);
         CopyPlan plan = CopyPlan.plan(dest, cur, sha, want, ctx.bool("force", true));
         Map<String, Object> data = new LinkedHashMap<>();

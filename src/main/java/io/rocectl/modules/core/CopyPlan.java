@@ -10,7 +10,7 @@ import java.util.List;
  * @param write    the content must be (re)written
  * @param attrs    owner/group/mode changes on an existing file (empty when writing: the write
  *                 sets the mode, and ownership is fixed after it)
- * @param mode     the mode to write with: wanted, else the existing file's, else 0644
+ * @param mode     the mode to write with: wanted, else the existing file's, else 0666 less the umask
  * @param reason   one line: what changes, or why nothing does
  * @param failure  a reason the task must fail, or null
  */
@@ -28,7 +28,7 @@ public record CopyPlan(boolean write, AttrPlan attrs, String mode, String reason
             return new CopyPlan(false, none, null, null, "Destination " + dest + " is a " + cur.type() + ", not a regular file");
         }
         if (!cur.exists()) {
-            String mode = want.mode() != null ? want.mode() : "0644";
+            String mode = want.mode() != null ? want.mode() : cur.createMode(false);
             return new CopyPlan(true, none, mode, "created " + dest, null);
         }
         boolean differs = !wantSha256.equals(cur.sha256());

@@ -32,11 +32,12 @@ final class FileEdit {
         String real = st.exists() ? st.realPath() : path;
         String diff = ctx.diff() && wanted != null
                 ? UnifiedDiff.diff(current == null ? "" : current, wanted, "before: " + path, "after: " + path) : null;
-        AttrPlan attrs = st.exists() ? AttrPlan.of(real, st, want.withMode(FileMode.resolve(want.mode(), st.mode(), false)), false) : null;
+        AttrPlan attrs = st.exists() ? AttrPlan.of(real, st, want.withMode(FileMode.resolve(want.mode(), st.mode(), false, st.umaskBits())), false) : null;
+        String fresh = st.exists() ? null : st.createMode(false);
         List<String> changes = new ArrayList<>();
         if (wanted != null && !msg.isEmpty()) changes.add(msg);
         boolean created = !st.exists() && wanted != null
-                && (want.mode() != null && !"0644".equals(FileMode.resolve(want.mode(), "0644", false))
+                && (want.mode() != null && !fresh.equals(FileMode.resolve(want.mode(), fresh, false, st.umaskBits()))
                 || want.owner() != null || want.group() != null);
         if (created && !ctx.check() || attrs != null && !attrs.empty()) changes.add(msg.isEmpty() || wanted == null ? "ownership, perms or SE linux context changed"
                 : "and ownership, perms or SE linux context changed");
@@ -48,8 +49,8 @@ final class FileEdit {
         if (ctx.check()) return ModuleResult.changed(m).withData(data).withDiff(diff);
         if (wanted != null) {
             if (ctx.bool("backup", false) && st.exists()) data.put("backup_file", HostFiles.backup(ctx, real));
-            String mode = FileMode.resolve(want.mode(), st.exists() ? st.mode() : "0644", false);
-            if (mode == null) mode = st.exists() ? st.mode() : "0644";
+            String mode = FileMode.resolve(want.mode(), st.exists() ? st.mode() : fresh, false, st.umaskBits());
+            if (mode == null) mode = st.exists() ? st.mode() : fresh;
             RemoteFile.writeAtomic(ctx, real, wanted, mode);
             FileStat after = HostFiles.stat(ctx, real, true, false);
             FileAttrs keep = new FileAttrs(mode, want.owner() != null ? want.owner() : st.exists() ? st.uid() : null,

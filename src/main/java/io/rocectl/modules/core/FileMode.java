@@ -11,13 +11,12 @@ import java.util.regex.Pattern;
  * {@code a-w}, {@code u=rwX,g=u-w}). A symbolic mode is kept as written by {@link #parse} and
  * turned into octal by {@link #resolve} against the path's current mode, as ansible-core's
  * {@code _symbolic_mode_to_octal} does (each clause reads the ORIGINAL mode for {@code X} and for
- * {@code u}/{@code g}/{@code o} copies; a clause without a who part applies the umask, taken
- * as 022).
+ * {@code u}/{@code g}/{@code o} copies; a clause without a who part leaves the bits set in the
+ * host's umask alone, as ansible-core's module reads its own process's umask on the host).
  */
 public final class FileMode {
     private static final Pattern OCTAL = Pattern.compile("0?[0-7]{3,4}");
     private static final Pattern SYMBOLIC = Pattern.compile("[ugoa]*(?:[-+=][rwxXstugo]*)+(?:,[ugoa]*(?:[-+=][rwxXstugo]*)+)*");
-    private static final int UMASK = 0022;
 
     private FileMode() {}
 
@@ -42,10 +41,12 @@ public final class FileMode {
 
     /**
      * The octal mode wanted for a path whose mode is now {@code current} (four octal digits; for a
-     * path about to be created, the mode it is created with: 0644 for a file, 0755 for a
-     * directory). An octal or null mode is returned as it is.
+     * path about to be created, the mode it is created with: {@link FileStat#createMode}). An octal
+     * or null mode is returned as it is.
+     *
+     * @param umask the host's umask (see {@link FileStat#umaskBits}), for clauses without a who part
      */
-    public static String resolve(String mode, String current, boolean directory) {
+    public static String resolve(String mode, String current, boolean directory, int umask) {
         if (!isSymbolic(mode)) return mode;
         int prev = Integer.parseInt(current, 8) & 07777;
         int mode2 = prev;
@@ -53,7 +54,7 @@ public final class FileMode {
             int i = 0;
             while (i < clause.length() && "ugoa".indexOf(clause.charAt(i)) >= 0) i++;
             String users = clause.substring(0, i);
-            boolean umask = users.isEmpty();
+            boolean useUmask = users.isEmpty();
             if (users.isEmpty() || users.contains("a")) users = "ugo";
             while (i < clause.length()) {
                 char op = clause.charAt(i++);
@@ -63,7 +64,7 @@ public final class FileMode {
                 i = j;
                 for (char u : users.toCharArray()) {
                     int apply = 0;
-                    for (char p : perms.toCharArray()) apply |= bits(u, p, prev, directory, umask);
+                    for (char p : perms.toCharArray()) apply |= bits(u, p, prev, directory, useUmask ? umask : 0);
                     mode2 = operate(u, op, apply, mode2);
                 }
             }
@@ -82,9 +83,9 @@ public final class FileMode {
         };
     }
 
-    private static int bits(char user, char perm, int prev, boolean directory, boolean useUmask) {
+    private static int bits(char user, char perm, int prev, boolean directory, int umask) {
         int shift = user == 'u' ? 6 : user == 'g' ? 3 : 0;
-        int rev = useUmask ? UMASK ^ 07777 : 07777;
+        int rev = umask ^ 07777;
         return switch (perm) {
             case 'r' -> rev & (4 << shift);
             case 'w' -> rev & (2 << shift);

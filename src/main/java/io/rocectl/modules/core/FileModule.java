@@ -55,7 +55,7 @@ public final class FileModule implements Module {
         FileStat cur = noFollow || !raw.isLink() ? raw : HostFiles.stat(ctx, path, true, false);
         String src = args.get("src") == null ? null : ArgvExpand.path(ctx, args.get("src").toString());
         boolean dir = cur.exists() ? cur.isDirectory() : state.equals("directory");
-        want = want.withMode(FileMode.resolve(want.mode(), cur.exists() ? cur.mode() : dir ? "0755" : "0644", dir));
+        want = want.withMode(FileMode.resolve(want.mode(), cur.exists() ? cur.mode() : cur.createMode(dir), dir, cur.umaskBits()));
         FilePlan plan = FilePlan.plan(path, cur, state, src, want, ctx.bool("force", false));
         if (plan.failure() != null) return ModuleResult.failed(plan.failure()).withData(describe(path, cur));
         if (!plan.changed()) return ModuleResult.ok(plan.reason()).withData(describe(path, cur));

@@ -45,9 +45,13 @@ public record FilePlan(List<Cmd> commands, String reason, String failure) {
             }
             case "directory" -> {
                 if (!cur.exists()) {
-                    cmds.add(Cmd.of("mkdir", "-p", "--", path));
                     why.add("created directory " + path);
-                    return attrs(path, FileStat.absent(path), want, cmds, why, true);
+                    if (want.mode() == null && want.owner() == null && want.group() == null) {
+                        return new FilePlan(List.of(Cmd.of("mkdir", "-p", "--", path)), String.join(", ", why), null);
+                    }
+                    // as Ansible's file module: each directory it creates on the way gets the attributes
+                    cmds.add(Cmd.script(MKDIRS, path, nonNull(want.owner()), nonNull(want.group()), nonNull(want.mode())));
+                    return new FilePlan(cmds, String.join(", ", why), null);
                 }
                 if (!cur.isDirectory()) return fail(path + " already exists as a " + cur.type());
                 return attrs(path, cur, want, cmds, why, false);
@@ -77,6 +81,27 @@ public record FilePlan(List<Cmd> commands, String reason, String failure) {
                 return fail("state must be one of file, directory, absent, touch, link; got '" + state + "'");
             }
         }
+    }
+
+    /**
+     * $1 path, $2 owner, $3 group, $4 mode (each may be empty): creates the missing directories of
+     * the path from the top down and gives each one it creates the owner, group and mode, as
+     * ansible-core's file module does for {@code state: directory} (its parents too).
+     */
+    static final String MKDIRS = """
+            mk() {
+              if [ -e "$1" ] || [ -L "$1" ]; then return 0; fi
+              mk "$(dirname -- "$1")" "$2" "$3" "$4" || return 1
+              mkdir -- "$1" || return 1
+              if [ -n "$2" ]; then chown -- "$2" "$1" || return 1; fi
+              if [ -n "$3" ]; then chgrp -- "$3" "$1" || return 1; fi
+              if [ -n "$4" ]; then chmod -- "$4" "$1" || return 1; fi
+            }
+            mk "$1" "$2" "$3" "$4"
+            """;
+
+    private static String nonNull(String s) {
+        return s == null ? "" : s;
     }
 
     /** Adds attribute commands; for a path about to be created every wanted attribute is set. */

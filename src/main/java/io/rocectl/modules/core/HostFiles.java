@@ -16,12 +16,14 @@ import java.util.List;
 public final class HostFiles {
     /**
      * $1 path, $2 "1" to follow links, $3 "1" to digest a regular file. Prints NUL-terminated
-     * fields (see {@link FileStat#parse}).
+     * fields (see {@link FileStat#parse}), the last one the umask this command runs with (the one
+     * a module on that connection has: read here, in the same round trip).
      */
     static final String STAT_SCRIPT = """
             p=$1
-            if [ ! -e "$p" ] && [ ! -L "$p" ]; then printf 'absent\\0'; exit 0; fi
-            if [ "$2" = 1 ] && [ ! -e "$p" ]; then printf 'absent\\0'; exit 0; fi
+            u=$(umask)
+            if [ ! -e "$p" ] && [ ! -L "$p" ]; then printf 'absent\\0%s\\0' "$u"; exit 0; fi
+            if [ "$2" = 1 ] && [ ! -e "$p" ]; then printf 'absent\\0%s\\0' "$u"; exit 0; fi
             if [ "$2" = 1 ]; then L=-L; else L=; fi
             st=$(stat $L -c '%F\t%a\t%u\t%U\t%g\t%G' -- "$p") || exit 2
             printf '%s\\0' "$st"
@@ -31,6 +33,7 @@ public final class HostFiles {
             r=$(readlink -f -- "$p") || r=$p
             printf '%s\\0' "$r"
             if [ -L "$p" ]; then t=$(readlink -- "$p"); printf '%s\\0' "$t"; else printf '\\0'; fi
+            printf '%s\\0' "$u"
             """;
 
     private HostFiles() {}

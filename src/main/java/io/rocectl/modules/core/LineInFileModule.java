@@ -55,7 +55,7 @@ public final class LineInFileModule implements Module {
             return ModuleResult.failed("Destination " + a.path() + " is a " + st.type() + ", not a regular file");
         }
         String path = st.exists() ? st.realPath() : a.path();
-        want = want.withMode(FileMode.resolve(want.mode(), st.exists() ? st.mode() : "0644", false));
+        want = want.withMode(FileMode.resolve(want.mode(), st.exists() ? st.mode() : st.createMode(false), false, st.umaskBits()));
         String current = st.exists() ? RemoteFile.read(ctx, path).orElse(null) : null;
         LineInFilePlan plan = LineInFilePlan.plan(current, a);
         Map<String, Object> data = new LinkedHashMap<>();
@@ -75,7 +75,7 @@ public final class LineInFileModule implements Module {
         if (ctx.check()) return ModuleResult.changed(msg).withData(data).withDiff(diff);
         if (plan.changed()) {
             if (ctx.bool("backup", false) && st.exists()) data.put("backup_file", HostFiles.backup(ctx, path));
-            String mode = want.mode() != null ? want.mode() : st.exists() ? st.mode() : "0644";
+            String mode = want.mode() != null ? want.mode() : st.exists() ? st.mode() : st.createMode(false);
             RemoteFile.writeAtomic(ctx, path, plan.content(), mode);
             FileStat after = HostFiles.stat(ctx, path, true, false);
             FileAttrs keep = new FileAttrs(mode, want.owner() != null ? want.owner() : st.exists() ? st.uid() : null,

@@ -112,16 +112,16 @@ class FileEditModulesTest {
 
     @Test
     void symbolicModesAsAnsibleComputesThem() {
-        assertEquals("0644", FileMode.resolve("u=rw,g=r,o=r", "0777", false));
-        assertEquals("0744", FileMode.resolve("u+x", "0644", false));
-        assertEquals("0444", FileMode.resolve("a-w", "0664", false));
-        assertEquals("0755", FileMode.resolve("u=rwX,g=rX,o=rX", "0700", true));
-        assertEquals("0644", FileMode.resolve("u=rwX,g=rX,o=rX", "0600", false));
-        assertEquals("0755", FileMode.resolve("u=rwX,g=rX,o=rX", "0700", false));
-        assertEquals("0660", FileMode.resolve("g=u", "0600", false));
-        assertEquals("4755", FileMode.resolve("u+s", "0755", false));
-        assertEquals("0755", FileMode.resolve("+x", "0644", false));
-        assertEquals("0640", FileMode.resolve("0640", "0777", false));
+        assertEquals("0644", FileMode.resolve("u=rw,g=r,o=r", "0777", false, 0022));
+        assertEquals("0744", FileMode.resolve("u+x", "0644", false, 0022));
+        assertEquals("0444", FileMode.resolve("a-w", "0664", false, 0022));
+        assertEquals("0755", FileMode.resolve("u=rwX,g=rX,o=rX", "0700", true, 0022));
+        assertEquals("0644", FileMode.resolve("u=rwX,g=rX,o=rX", "0600", false, 0022));
+        assertEquals("0755", FileMode.resolve("u=rwX,g=rX,o=rX", "0700", false, 0022));
+        assertEquals("0660", FileMode.resolve("g=u", "0600", false, 0022));
+        assertEquals("4755", FileMode.resolve("u+s", "0755", false, 0022));
+        assertEquals("0755", FileMode.resolve("+x", "0644", false, 0022));
+        assertEquals("0640", FileMode.resolve("0640", "0777", false, 0022));
         assertEquals("u=rw,g=r", FileMode.parse("u=rw,g=r"));
         assertNotNull(assertThrows(RuntimeException.class, () -> FileMode.parse("u=rwq")));
         assertThrows(RuntimeException.class, () -> FileMode.parse("z+x"));

@@ -23,7 +23,7 @@ class PlanTablesTest {
             Map<String, Object> e = (Map<String, Object>) c.get("expect");
             assertEquals(new FileStat((Boolean) e.get("exists"), (String) e.get("type"), (String) e.get("mode"),
                     (String) e.get("uid"), (String) e.get("owner"), (String) e.get("gid"), (String) e.get("group"),
-                    (String) e.get("sha256"), (String) e.get("realPath"), (String) e.get("target")), s);
+                    (String) e.get("sha256"), (String) e.get("realPath"), (String) e.get("target"), (String) e.get("umask")), s);
         }));
     }
 
@@ -90,7 +90,11 @@ class PlanTablesTest {
 
     private static List<List<String>> argvs(List<Cmd> cmds) {
         List<List<String>> out = new ArrayList<>();
-        for (Cmd c : cmds) out.add(c.argv());
+        for (Cmd c : cmds) {
+            List<String> argv = new ArrayList<>(c.argv());
+            if (argv.size() > 2 && argv.get(2).equals(FilePlan.MKDIRS)) argv.set(2, "MKDIRS"); // the script by name
+            out.add(argv);
+        }
         return out;
     }
 }

@@ -1,0 +1,3 @@
+#!/bin/sh
+# prints something that is not JSON
+echo "{not json"

@@ -1,0 +1,1 @@
+ansible-inventory -i failing.sh -i good.ini --list

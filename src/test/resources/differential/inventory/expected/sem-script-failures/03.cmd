@@ -1,0 +1,1 @@
+ansible-inventory -i good.ini -i failing.sh --list

@@ -1,0 +1,1 @@
+ansible -i failing.sh -i good.ini all --list-hosts

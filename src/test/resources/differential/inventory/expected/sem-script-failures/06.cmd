@@ -1,0 +1,1 @@
+ansible-inventory -i badjson.sh -i good.ini --list

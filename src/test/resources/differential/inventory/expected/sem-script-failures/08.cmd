@@ -1,0 +1,1 @@
+ansible-inventory -i yamlout.sh -i good.ini --list

@@ -1,0 +1,1 @@
+ansible-inventory -i notexec.sh -i good.ini --list

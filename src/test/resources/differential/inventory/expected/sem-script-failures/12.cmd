@@ -1,0 +1,1 @@
+ansible -i truthy all --list-hosts

@@ -1,0 +1,1 @@
+ansible -i failing.sh all --list-hosts

@@ -1,0 +1,1 @@
+ansible-playbook -i failing.sh -i good.ini site.yml

@@ -1,0 +1,1 @@
+ansible-playbook -i badjson.sh -i good.ini site.yml

@@ -1,0 +1,1 @@
+ansible-playbook -i notexec.sh -i good.ini site.yml

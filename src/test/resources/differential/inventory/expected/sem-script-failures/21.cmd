@@ -1,0 +1,1 @@
+ansible-playbook -i failing.sh site.yml
