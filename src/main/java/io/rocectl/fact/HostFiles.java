@@ -36,7 +36,7 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
                 "  [ -f \"$f\" ] || continue; echo '" + FILE + "'\"$f\"; cat -- \"$f\"; echo",
                 "done",
                 "l=" + UNIT_LINK + "; [ -L \"$l\" ] && echo '" + LINK + "'\"$l $(readlink \"$l\")\"",
-                "echo '" + FLAG + "ip '\"$(command -v ip || echo /sbin/ip)\"",
+                "printf '%s' '" + FLAG + "ip '; command -v ip || echo /sbin/ip",
                 "[ -d /run/systemd/system ] && echo '" + FLAG + "systemd yes'",
                 "[ -e /etc/systemd/system/multi-user.target.wants/systemd-networkd.service ] && echo '" + FLAG + "networkd_enabled yes'",
                 "[ -d /run/NetworkManager ] && echo '" + FLAG + "nm_running yes'",

@@ -1,16 +1,14 @@
 package io.rocectl.modules.roce;
 
-import io.rocectl.module.ModuleException;
-import io.rocectl.nic.HostNics;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import io.rocectl.fact.Facts;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
+import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
 import io.rocectl.module.Values;
+import io.rocectl.nic.HostNics;
 import io.rocectl.op.ArpPlan;
 import io.rocectl.op.ArpPlanner;
 import io.rocectl.op.RoceNic;
@@ -18,6 +16,8 @@ import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.TransportException;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
