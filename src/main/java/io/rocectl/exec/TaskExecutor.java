@@ -264,18 +264,15 @@ final class TaskExecutor {
     }
 
     /**
-     * Renders a task's arguments. Two Ansible conventions are kept: {@code assert}'s
-     * {@code that} items are conditions (evaluated to booleans here), and {@code debug}'s
-     * {@code var} is a variable path the module looks up itself (left unrendered).
+     * Renders a task's arguments. One Ansible convention is kept: {@code assert}'s {@code that}
+     * items are conditions (evaluated to booleans here). ({@code debug}'s {@code var} is rendered
+     * as any argument, then evaluated by the module as Ansible's debug action does.)
      */
     @SuppressWarnings("unchecked")
     private Map<String, Object> renderArgs(Task task, Map<String, Object> vars) {
         Map<String, Object> raw = new LinkedHashMap<>(task.args());
-        Object keep = null;
-        if ("debug".equals(task.module())) keep = raw.remove("var");
         Object that = "assert".equals(task.module()) ? raw.remove("that") : null;
         Map<String, Object> args = new LinkedHashMap<>((Map<String, Object>) templar.render(raw, vars));
-        if (keep != null) args.put("var", keep);
         if (that != null) {
             List<Object> conds = that instanceof List<?> l ? new ArrayList<>(l) : List.of(that);
             List<Object> evaluated = new ArrayList<>();

@@ -799,14 +799,15 @@ public final class PlaybookLoader {
     /**
      * Template syntax is checked here, at load time, so a typo is exit 5 with its place before
      * any host is contacted; undefined variables stay a run-time matter. {@code debug}'s
-     * {@code var} is a variable path and {@code assert}'s {@code that} holds conditions, as the
-     * executor reads them.
+     * {@code var} without braces is an expression and {@code assert}'s {@code that} holds
+     * conditions, as the executor reads them.
      */
     private static void checkArgTemplates(YamlSource src, YamlNode at, String module, String arg, Object value) {
-        if ("debug".equals(module) && "var".equals(arg)) return;
         try {
             if ("assert".equals(module) && "that".equals(arg)) Templar.get().checkCondition(value);
-            else Templar.get().checkTemplate(value);
+            else if ("debug".equals(module) && "var".equals(arg) && value instanceof String v && !Templar.isTemplate(v)) {
+                Templar.get().checkExpression(v);
+            } else Templar.get().checkTemplate(value);
         } catch (TemplateException e) {
             throw src.error(at, e.getMessage());
         }

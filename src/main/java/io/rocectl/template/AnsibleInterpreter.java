@@ -13,6 +13,10 @@ final class AnsibleInterpreter extends JinjavaInterpreter {
 
     @Override
     public Object retraceVariable(String variable, int lineNumber, int startPosition) {
+        // a variable named like a word of Jinjava's expression language, renamed by ExprRewriter
+        if (variable != null && variable.startsWith(ExprRewriter.RESERVED_ALIAS)) {
+            variable = variable.substring(ExprRewriter.RESERVED_ALIAS.length());
+        }
         Object v = super.retraceVariable(variable, lineNumber, startPosition);
         if (v != null || variable == null || variable.contains(".")) return v;
         for (Context c = getContext(); c != null; c = c.getParent()) {

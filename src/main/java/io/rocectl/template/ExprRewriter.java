@@ -15,6 +15,15 @@ final class ExprRewriter {
     private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "in", "is", "if", "else", "True", "False",
             "None", "true", "false", "none", "null");
 
+    /**
+     * Words of Jinjava's expression language (JUEL) that are plain names in Jinja: a variable or
+     * attribute so named ({@code empty}, {@code d.mod}) would be a syntax error. A variable is
+     * renamed with {@link #RESERVED_ALIAS} (the interpreter looks up the original name), an
+     * attribute becomes a subscript ({@code d['mod']}); after {@code is} they stay test names.
+     */
+    static final Set<String> RESERVED = Set.of("empty", "div", "mod", "eq", "ne", "lt", "gt", "le", "ge", "instanceof");
+    static final String RESERVED_ALIAS = "__rocectl_name_";
+
     /** Whether a filter exists (Jinjava silently ignores unknown ones; Ansible refuses them). */
     static volatile java.util.function.Predicate<String> KNOWN_FILTER = name -> true;
 
@@ -181,6 +190,13 @@ final class ExprRewriter {
             } else if (t.kind == 'i' && (t.text.equals("None") || t.text.equals("none")) && !".".equals(prev)
                     && !"is".equals(prev) && !("not".equals(prev) && isAfterIs(toks, k))) {
                 out.add("null");
+            } else if (t.kind == 'i' && RESERVED.contains(t.text) && ".".equals(prev)) {
+                out.remove(out.size() - 1);
+                out.add("['" + t.text + "']");
+            } else if (t.kind == 'i' && RESERVED.contains(t.text) && !"|".equals(prev) && !"is".equals(prev)
+                    && !("not".equals(prev) && isAfterIs(toks, k))) {
+                // a variable, or a keyword argument's name (dict(eq=1): the receiver drops the alias, see name())
+                out.add(RESERVED_ALIAS + t.text);
             } else if (t.kind == 'i' && (t.text.equals("True") || t.text.equals("False")) && !".".equals(prev)) {
                 out.add(t.text.toLowerCase());
             } else if (t.text.equals("-") && k + 1 < toks.size() && toks.get(k + 1).kind == 'n'
@@ -374,6 +390,11 @@ final class ExprRewriter {
             if (depth == 0 && x.equals(",")) return true;
         }
         return close == open + 1 || (close > open + 1 && nextSignificant(toks, open + 1) == close); // () is the empty tuple
+    }
+
+    /** A keyword argument's name as written (without the alias a reserved word got here). */
+    static String name(String kwarg) {
+        return kwarg.startsWith(RESERVED_ALIAS) ? kwarg.substring(RESERVED_ALIAS.length()) : kwarg;
     }
 
     private static int nextSignificant(List<Tok> toks, int from) {

@@ -77,7 +77,7 @@ final class Filters {
     static void splitArgs(Object[] args, List<Object> pos, Map<String, Object> kw) {
         if (args == null) return;
         for (Object o : args) {
-            if (o instanceof NamedParameter np) kw.put(np.getName(), np.getValue());
+            if (o instanceof NamedParameter np) kw.put(ExprRewriter.name(np.getName()), np.getValue());
             else pos.add(o);
         }
     }
@@ -368,6 +368,7 @@ final class Filters {
         ctx.registerFilter(filter("select", (v, a, kw) -> select(v, a, true)));
         ctx.registerFilter(filter("reject", (v, a, kw) -> select(v, a, false)));
         ctx.registerFilter(filter("unique", (v, a, kw) -> unique(iterable(v))));
+        ctx.registerFilter(attributeMap(ctx.getFilter("map")));
         ctx.registerFilter(filter("union", (v, a, kw) -> {
             List<Object> all = new ArrayList<>();
             iterable(v).forEach(all::add);
@@ -741,6 +742,59 @@ final class Filters {
             return l.get(i);
         }
         throw new TemplateException("'" + Py.typeName(container) + "' object is not subscriptable");
+    }
+
+    /**
+     * {@code map}: with {@code attribute=}, Jinja's attribute path ({@code "x.y"}, {@code "groups.0"})
+     * on each item, a missing one giving {@code default=} when given, else an undefined value (an
+     * explicit null stays null); with a filter name, Jinjava's own {@code map} ({@code jinjava}).
+     */
+    private static Filter attributeMap(Filter jinjava) {
+        Fn byAttribute = (v, a, kw) -> {
+            String path = Py.str(kw.get("attribute"));
+            List<Object> out = new ArrayList<>();
+            for (Object o : iterable(v)) {
+                Object[] found = attributePath(o, path);
+                out.add(found != null ? found[0] : kw.containsKey("default") ? kw.get("default") : new Undefined(path));
+            }
+            return out;
+        };
+        Filter ours = filter("map", byAttribute);
+        return new Filter() {
+            @Override
+            public String getName() {
+                return "map";
+            }
+
+            @Override
+            public Object filter(Object var, JinjavaInterpreter in, String... args) {
+                return jinjava.filter(var, in, args);
+            }
+
+            @Override
+            public Object filter(Object var, JinjavaInterpreter in, Object[] args, Map<String, Object> kwargs) {
+                boolean named = kwargs.containsKey("attribute");
+                if (args != null) for (Object o : args) named |= o instanceof NamedParameter np && np.getName().equals("attribute");
+                return named ? ours.filter(var, in, args, kwargs) : jinjava.filter(var, in, args, kwargs);
+            }
+        };
+    }
+
+    /** Jinja's attribute path on a value: {@code {value}}, or null when a step is missing. */
+    static Object[] attributePath(Object o, String path) {
+        Object cur = o;
+        for (String part : path.split("\\.", -1)) {
+            if (cur instanceof Map<?, ?> m && m.containsKey(part)) cur = m.get(part);
+            else if (cur instanceof List<?> l && part.matches("\\d{1,9}")) {
+                // Jinja makes a part of digits only an index ("-1" stays a name: no such item)
+                int i = Integer.parseInt(part);
+                if (i >= l.size()) return null;
+                cur = l.get(i);
+            } else {
+                return null;
+            }
+        }
+        return new Object[] {cur};
     }
 
     /** Jinja's attribute path {@code a.b.0} on a value (for sort, min, max). */

@@ -60,7 +60,7 @@ public final class Functions {
     public static Object dict(Object... args) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Object o : args) {
-            if (o instanceof NamedParameter np) out.put(np.getName(), np.getValue());
+            if (o instanceof NamedParameter np) out.put(ExprRewriter.name(np.getName()), np.getValue());
             else if (o instanceof Map<?, ?> m) m.forEach((k, v) -> out.put(Py.str(k), v));
             else for (Object pair : Filters.iterable(o)) {
                 List<Object> kv = Filters.toList(pair);
