@@ -6,6 +6,7 @@ import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.SearchPath;
 import io.rocectl.module.Values;
+import io.rocectl.playbook.Block;
 import io.rocectl.playbook.Play;
 import io.rocectl.playbook.Step;
 import io.rocectl.playbook.Task;
@@ -65,7 +66,8 @@ final class PlayRun {
         }
         int from = 0;
         for (int n : play.sections()) {
-            steps.addAll(TagFilter.prune(play.tasks().subList(from, from + n), ctx.opts().tags(), ctx.opts().skipTags()));
+            steps.addAll(TagFilter.prune(Block.runnable(play.tasks().subList(from, from + n)), ctx.opts().tags(),
+                    ctx.opts().skipTags()));
             from += n;
             // as in Ansible, handlers notified in a section (pre_tasks, tasks, post_tasks) run at its end
             steps.add(Task.builder(Task.META).name("flush_handlers").args(Map.of("_raw_params", "flush_handlers"))
@@ -459,7 +461,7 @@ final class PlayRun {
             @Override public boolean check() { return ctx.opts().check(); }
             @Override public List<String> rerun(Set<String> tags, List<String> targets) throws InterruptedException {
                 List<Step> steps = new ArrayList<>();
-                for (Step x : TagFilter.prune(play.tasks(), tags, ctx.opts().skipTags())) {
+                for (Step x : TagFilter.prune(Block.runnable(play.tasks()), tags, ctx.opts().skipTags())) {
                     if (x instanceof Task task && (task.isMeta()
                             || ctx.modules().find(task.module()) instanceof ControllerModule)) continue;
                     steps.add(x);
