@@ -11,6 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
 mkdir -p expected
 version=$(ansible-playbook --version | sed -n 1p)
+# shellcheck disable=SC2046 # case file names have no spaces
 if [ $# -eq 0 ]; then set -- $(grep -l '^# display:' cases/*.yaml); fi
 # shellcheck disable=SC2086 # $args is split into options on purpose
 for pb in "$@"; do

@@ -72,14 +72,16 @@ public final class ConsoleReporter implements RunListener {
                     detailed.add(r);
                     continue;
                 }
-                String key = r.status().label() + (r.status() == Status.CHANGED && !r.msg().isEmpty() ? "\0" + r.msg() : "");
+                // hosts fold with the hosts of the same status that ran on the same delegate
+                String key = r.status().label() + "\0" + via(r)
+                        + (r.status() == Status.CHANGED && !r.msg().isEmpty() ? "\0" + r.msg() : "");
                 groups.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
             }
             for (Map.Entry<String, List<String>> e : groups.entrySet()) {
-                String[] parts = e.getKey().split("\0", 2);
+                String[] parts = e.getKey().split("\0", 3);
                 Status s = statusOf(parts[0]);
-                String line = parts[0] + ": [" + NodeSet.fold(e.getValue()) + "]"
-                        + (parts.length > 1 ? " => " + parts[1] : "");
+                String line = parts[0] + ": [" + NodeSet.fold(e.getValue()) + parts[1] + "]"
+                        + (parts.length > 2 ? " => " + parts[2] : "");
                 out.println(paint(s, line));
             }
             foldFailures(detailed);
@@ -98,14 +100,15 @@ public final class ConsoleReporter implements RunListener {
         Map<String, List<String>> byMsg = new LinkedHashMap<>();
         Map<String, Status> statusOf = new LinkedHashMap<>();
         for (HostResult r : detailed) {
-            String key = r.status().name() + "\0" + failureText(r);
+            String key = r.status().name() + "\0" + via(r) + "\0" + failureText(r);
             byMsg.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
             statusOf.put(key, r.status());
         }
         for (Map.Entry<String, List<String>> e : byMsg.entrySet()) {
             Status s = statusOf.get(e.getKey());
-            String msg = e.getKey().split("\0", 2)[1];
-            String hosts = NodeSet.fold(e.getValue());
+            String[] parts = e.getKey().split("\0", 3);
+            String msg = parts[2];
+            String hosts = NodeSet.fold(e.getValue()) + parts[1];
             String line = switch (s) {
                 case UNREACHABLE -> "fatal: [" + hosts + "]: UNREACHABLE! => " + msg;
                 case IGNORED -> "failed: [" + hosts + "] => " + msg + " ...ignoring";
@@ -129,17 +132,48 @@ public final class ConsoleReporter implements RunListener {
         return sb.toString();
     }
 
+    /** What follows the host in a line: {@code " -> DELEGATE"} (skipped results name the host only). */
+    private static String via(HostResult r) {
+        return r.label().substring(r.host().length());
+    }
+
+    /**
+     * One host's result as Ansible's console prints it: a loop as its items' lines
+     * ({@code ok: [h1 -> h2] => (item=a)}, {@code skipping: [h1] => (item=b) },
+     * {@code failed: [h1] (item=c) => ...}), then {@code skipping: [h1]} when every item was
+     * skipped; a failure as {@code fatal: [h1]: FAILED! => ...}; {@code ...ignoring} under an
+     * ignored failure.
+     */
     private void printOne(HostResult r) {
-        String item = r.itemLabel() != null ? " => (item=" + r.itemLabel() + ")" : "";
+        boolean loop = !r.items().isEmpty();
+        if (loop) {
+            for (HostResult i : r.items()) printItem(i);
+        }
         String line = switch (r.status()) {
-            case FAILED -> "fatal: [" + r.host() + "]: FAILED! => " + failureText(r);
-            case UNREACHABLE -> "fatal: [" + r.host() + "]: UNREACHABLE! => " + r.msg();
-            default -> r.status().label() + ": [" + r.host() + "]" + item + (r.msg().isEmpty() ? "" : " => " + r.msg());
+            case FAILED, IGNORED -> loop ? null : "fatal: [" + r.label() + "]: FAILED! => " + failureText(r);
+            case UNREACHABLE -> "fatal: [" + r.label() + "]: UNREACHABLE! => " + r.msg();
+            case SKIPPED -> "skipping: [" + r.label() + "]" + (loop || r.msg().isEmpty() ? "" : " => " + r.msg());
+            default -> loop ? null : r.status().label() + ": [" + r.label() + "]" + (r.msg().isEmpty() ? "" : " => " + r.msg());
         };
-        out.println(paint(r.status(), line));
+        if (line != null) out.println(paint(r.status(), line));
+        if (r.status() == Status.IGNORED) out.println(paint(Status.SKIPPED, "...ignoring"));
         if (verbosity > 1) {
-            for (HostResult i : r.items()) printOne(i);
             Object so = r.data().get("stdout");
+            if (so != null && !so.toString().isEmpty()) out.println("    stdout: " + so.toString().strip().replace("\n", "\n            "));
+        }
+    }
+
+    private void printItem(HostResult i) {
+        String item = "(item=" + i.itemLabel() + ")";
+        String line = switch (i.status()) {
+            case FAILED, IGNORED -> "failed: [" + i.label() + "] " + item + " => " + failureText(i);
+            case UNREACHABLE -> "fatal: [" + i.label() + "]: UNREACHABLE! => " + item + " " + i.msg();
+            case SKIPPED -> "skipping: [" + i.label() + "] => " + item + " ";
+            default -> i.status().label() + ": [" + i.label() + "] => " + item + (i.msg().isEmpty() ? "" : " => " + i.msg());
+        };
+        out.println(paint(i.status(), line));
+        if (verbosity > 1) {
+            Object so = i.data().get("stdout");
             if (so != null && !so.toString().isEmpty()) out.println("    stdout: " + so.toString().strip().replace("\n", "\n            "));
         }
     }
