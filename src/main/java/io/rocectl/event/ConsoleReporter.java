@@ -96,6 +96,30 @@ public final class ConsoleReporter implements RunListener {
         }
     }
 
+    /**
+     * A meta task: at -v as Ansible prints it, its banner for each host it ran for (once when not
+     * per host), with {@code skipping: [h1]} under it for a skipped host; folded: its banner once,
+     * the skipped hosts on one line.
+     */
+    @Override
+    public synchronized void onMeta(String t, List<String> hosts, List<HostResult> skipped, boolean perHost) {
+        if (verbosity == 0 || !perHost) {
+            out.println();
+            out.println(banner("TASK [" + t + "]"));
+            List<String> names = new ArrayList<>();
+            for (HostResult r : skipped) names.add(r.host());
+            if (names.isEmpty()) return;
+            if (verbosity == 0) out.println(paint(Status.SKIPPED, "skipping: [" + NodeSet.fold(names) + "]"));
+            else for (String h : names) out.println(paint(Status.SKIPPED, "skipping: [" + h + "]"));
+            return;
+        }
+        for (String h : hosts) {
+            out.println();
+            out.println(banner("TASK [" + t + "]"));
+            for (HostResult r : skipped) if (r.host().equals(h)) out.println(paint(Status.SKIPPED, "skipping: [" + h + "]"));
+        }
+    }
+
     private void foldFailures(List<HostResult> detailed) {
         Map<String, List<String>> byMsg = new LinkedHashMap<>();
         Map<String, Status> statusOf = new LinkedHashMap<>();

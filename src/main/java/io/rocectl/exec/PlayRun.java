@@ -70,8 +70,10 @@ final class PlayRun {
                     ctx.opts().skipTags()));
             from += n;
             // as in Ansible, handlers notified in a section (pre_tasks, tasks, post_tasks) run at its end
-            steps.add(Task.builder(Task.META).name("flush_handlers").args(Map.of("_raw_params", "flush_handlers"))
-                    .mark(play.mark()).build());
+            Task flush = Task.builder(Task.META).name("flush_handlers").args(Map.of("_raw_params", "flush_handlers"))
+                    .mark(play.mark()).build();
+            implicit.add(flush);
+            steps.add(flush);
         }
         Program program = Program.of(steps);
         Strategy strategy = Strategy.named(play.strategy());
@@ -232,17 +234,38 @@ final class PlayRun {
         }
     }
 
+    /** The flush_handlers the play adds at the end of each section: not shown (as Ansible's implicit meta tasks). */
+    private final Set<Task> implicit = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Meta actions Ansible 2.14's linear strategy runs once, for the first host: its when decides for all. */
+    private static final Set<String> ONCE = Set.of("end_play", "end_batch", "clear_facts");
+    /** Meta actions that ignore when (Ansible warns and runs them). */
+    private static final Set<String> WITHOUT_WHEN = Set.of("noop", "reset_connection");
+    /** Warnings already given in this play (Ansible gives each once). */
+    private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private void meta(PlayIterator it, Program.Slot slot, List<String> hosts) throws InterruptedException {
         Task t = slot.task();
+        String action = t.metaAction();
+        List<String> ran = ONCE.contains(action) && !hosts.isEmpty() ? hosts.subList(0, 1) : hosts;
         List<String> yes = new ArrayList<>();
-        for (String h : hosts) {
-            try {
-                if (templar.condition(t.when(), varsFor(ctx.hosts().get(h), slot.scopeVars(), t.vars()))) yes.add(h);
-            } catch (TemplateException e) {
-                ctx.listener().onWarning("meta " + t.metaAction() + " on " + h + ": " + e.getMessage());
+        List<HostResult> skipped = new ArrayList<>();
+        if (WITHOUT_WHEN.contains(action)) {
+            yes.addAll(ran);
+            String w = action + " task does not support when conditional";
+            if (!t.when().isEmpty() && warned.add(w)) ctx.listener().onWarning(w);
+        } else {
+            for (String h : ran) {
+                try {
+                    if (templar.condition(t.when(), varsFor(ctx.hosts().get(h), slot.scopeVars(), t.vars()))) yes.add(h);
+                    else skipped.add(new HostResult(h, t.displayName(), Status.SKIPPED, "", Map.of("changed", false,
+                            "skipped", true, "skip_reason", action + " conditional evaluated to False"), null, List.of(), null, 0));
+                } catch (TemplateException e) {
+                    ctx.listener().onWarning("meta " + action + " on " + h + ": " + e.getMessage());
+                }
             }
         }
-        switch (t.metaAction()) {
+        if (!implicit.contains(t)) ctx.listener().onMeta(t.displayName(), ran, skipped, !ONCE.contains(action));
+        switch (action) {
             case "flush_handlers" -> runHandlers(it, yes);
             case "end_host" -> {
                 yes.forEach(it::end);
@@ -252,11 +275,13 @@ final class PlayRun {
                 if (!yes.isEmpty()) {
                     it.endAll();
                     batchEnded.set(true);
-                    if ("end_play".equals(t.metaAction())) playEnded.set(true);
+                    if ("end_play".equals(action)) playEnded.set(true);
                 }
             }
-            // gathered facts only: set_fact values stay (as in Ansible)
-            case "clear_facts" -> yes.forEach(h -> ctx.hosts().get(h).facts.clear());
+            // every host of the play, gathered facts only: set_fact values stay (as in Ansible)
+            case "clear_facts" -> {
+                if (!yes.isEmpty()) playHosts.forEach(h -> ctx.hosts().get(h).facts.clear());
+            }
             case "reset_connection" -> yes.forEach(h -> ctx.pool().drop(h));
             default -> { /* noop */ }
         }
