@@ -60,8 +60,17 @@ public final class ConsoleReporter implements RunListener {
 
     @Override
     public synchronized void onTaskEnd(String t, List<HostResult> results) {
+        taskEnd("TASK", t, results);
+    }
+
+    @Override
+    public synchronized void onHandlerEnd(String t, List<HostResult> results) {
+        taskEnd("RUNNING HANDLER", t, results);
+    }
+
+    private void taskEnd(String kind, String t, List<HostResult> results) {
         out.println();
-        out.println(banner("TASK [" + t + "]"));
+        out.println(banner(kind + " [" + t + "]"));
         if (verbosity > 0) {
             for (HostResult r : results) printOne(r);
         } else {

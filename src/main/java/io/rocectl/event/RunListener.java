@@ -37,6 +37,11 @@ public interface RunListener {
         }
     }
 
+    /** A handler finished, as {@link #onTaskEnd} (Ansible's banner: {@code RUNNING HANDLER [name]}). */
+    default void onHandlerEnd(String task, List<HostResult> results) {
+        onTaskEnd(task, results);
+    }
+
     default void onWarning(String message) {}
 
     default void onRecap(Recap recap) {}

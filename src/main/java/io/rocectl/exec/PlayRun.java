@@ -77,10 +77,14 @@ final class PlayRun {
         }
         Program program = Program.of(steps);
         Strategy strategy = Strategy.named(play.strategy());
+        boolean first = true;
         for (List<String> b : batches(live)) {
             if (ctx.cancel().requested() || playEnded.get()) break;
             List<String> members = ctx.state().active(b);
             if (members.isEmpty()) continue;
+            // as Ansible, each serial batch after the first starts with the play's banner again
+            if (!first) ctx.listener().onPlayStart(play.name(), members);
+            first = false;
             batch = members;
             synchronized (notified) {
                 notified.clear();
@@ -307,7 +311,7 @@ final class PlayRun {
             }
             want.retainAll(it.live());
             if (want.isEmpty()) continue;
-            for (HostResult r : runTask(h, want, Map.of())) {
+            for (HostResult r : runTask(h, want, Map.of(), true)) {
                 if (r.status() == Status.UNREACHABLE) ctx.state().unreachable(r.host());
                 if (r.status() == Status.FAILED) it.fail(r.host());
             }
@@ -319,6 +323,12 @@ final class PlayRun {
 
     /** Runs a task on hosts; returns the results of the hosts it ran on (counted in their stats). */
     List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars)
+            throws InterruptedException {
+        return runTask(t, targets, scopeVars, false);
+    }
+
+    /** As {@link #runTask(Task, List, Map)}; {@code handler}: shown as a handler (RUNNING HANDLER). */
+    private List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars, boolean handler)
             throws InterruptedException {
         if (ctx.modules().find(t.module()) instanceof ControllerModule cm) {
             return runOnController(cm, t, targets, scopeVars);
@@ -347,7 +357,8 @@ final class PlayRun {
                 }
             }
         }
-        ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
+        if (handler) ctx.listener().onHandlerEnd(t.displayName(), shown(t, results));
+        else ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
         return results;
     }
 

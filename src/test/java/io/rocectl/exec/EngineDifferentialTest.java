@@ -137,6 +137,7 @@ class EngineDifferentialTest {
             a.onMeta(task, hosts, skipped, perHost);
             b.onMeta(task, hosts, skipped, perHost);
         }
+        @Override public void onHandlerEnd(String task, List<HostResult> rs) { a.onHandlerEnd(task, rs); b.onHandlerEnd(task, rs); }
         @Override public void onWarning(String message) { a.onWarning(message); b.onWarning(message); }
         @Override public void onRecap(Recap recap) { a.onRecap(recap); b.onRecap(recap); }
     }
