@@ -7,11 +7,14 @@ each, its per-host status lines cut after the host label and item, e.g.
     skipping: [h1] => (item=b)
     failed: [h1 -> h2] (item=a) ...ignoring
     fatal: [h1 -> localhost]: FAILED! ...ignoring
-sorted within a banner (hosts finish in any order). Result bodies, warnings and the recap
+and "included: FILE for HOSTS" (FILE relative to this directory, HOSTS sorted), sorted within a
+banner (hosts finish in any order). Result bodies, warnings and the recap
 (compared by normalize.py) are left out. EngineDifferentialTest.ConsoleView is the same in Java."""
+import os
 import re
 import sys
 
+INCLUDED = re.compile(r"^included: (\S+) for (.+?)( => \(item=.*\))?$")
 BANNER = re.compile(r"^(PLAY|TASK|RUNNING HANDLER) \[(.*)\] \*+$")
 STATUS = re.compile(r"^(ok|changed|skipping|fatal|failed): \[([^\]]*)\]")
 
@@ -51,6 +54,12 @@ def main():
             break
         if line == "...ignoring" and block:
             block[-1] += " ...ignoring"
+            continue
+        i = INCLUDED.match(line)
+        if i:
+            # the file relative to this directory, the hosts sorted
+            hosts = ", ".join(sorted(i.group(2).split(", ")))
+            block.append("included: " + os.path.relpath(i.group(1)) + " for " + hosts + (i.group(3) or ""))
             continue
         c = cut(line)
         if c is not None:

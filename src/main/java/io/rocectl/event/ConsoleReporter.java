@@ -77,6 +77,7 @@ public final class ConsoleReporter implements RunListener {
             Map<String, List<String>> groups = new LinkedHashMap<>();
             List<HostResult> detailed = new ArrayList<>();
             for (HostResult r : results) {
+                if (included(r)) continue;
                 if (r.status() == Status.FAILED || r.status() == Status.UNREACHABLE || r.status() == Status.IGNORED) {
                     detailed.add(r);
                     continue;
@@ -95,6 +96,7 @@ public final class ConsoleReporter implements RunListener {
             }
             foldFailures(detailed);
         }
+        printIncluded(results);
         if (diff) {
             for (HostResult r : results) {
                 if (r.diff() != null && !r.diff().isEmpty()) {
@@ -165,6 +167,43 @@ public final class ConsoleReporter implements RunListener {
         return sb.toString();
     }
 
+    /**
+     * An include_tasks or include_role that included (a loop: on every item that did): Ansible
+     * prints no result line for it, {@code included: FILE for HOSTS} for an include_tasks.
+     */
+    private static boolean included(HostResult r) {
+        if (r.status() != Status.OK && r.status() != Status.CHANGED) return false;
+        if (r.items().isEmpty()) return r.data().containsKey(INCLUDE_PATH) || r.data().containsKey("include_role");
+        for (HostResult i : r.items()) if (!included(i)) return false;
+        return true;
+    }
+
+    /** The file an include_tasks result included (the key the include_tasks module gives it). */
+    private static final String INCLUDE_PATH = "_include_path";
+
+    /**
+     * After a task's results, as Ansible: {@code included: FILE for h1, h2} for each file (and loop
+     * item) an include_tasks included, the hosts in result order (folded without -v).
+     */
+    private void printIncluded(List<HostResult> results) {
+        Map<String, List<String>> byFile = new LinkedHashMap<>();
+        for (HostResult r : results) {
+            List<HostResult> each = r.items().isEmpty() ? List.of(r) : r.items();
+            for (HostResult i : each) {
+                if ((i.status() == Status.OK || i.status() == Status.CHANGED) && i.data().get(INCLUDE_PATH) != null) {
+                    String key = i.data().get(INCLUDE_PATH) + (i.itemLabel() == null ? "" : " => (item=" + i.itemLabel() + ")");
+                    byFile.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
+                }
+            }
+        }
+        byFile.forEach((key, hosts) -> {
+            int at = key.indexOf(" => (item=");
+            String file = at < 0 ? key : key.substring(0, at);
+            String hs = verbosity > 0 ? String.join(", ", hosts) : NodeSet.fold(hosts);
+            out.println(paint(Status.SKIPPED, "included: " + file + " for " + hs + (at < 0 ? "" : key.substring(at))));
+        });
+    }
+
     /** What follows the host in a line: {@code " -> DELEGATE"} (skipped results name the host only). */
     private static String via(HostResult r) {
         return r.label().substring(r.host().length());
@@ -178,6 +217,7 @@ public final class ConsoleReporter implements RunListener {
      * ignored failure.
      */
     private void printOne(HostResult r) {
+        if (included(r)) return;
         boolean loop = !r.items().isEmpty();
         if (loop) {
             for (HostResult i : r.items()) printItem(i);
@@ -197,6 +237,7 @@ public final class ConsoleReporter implements RunListener {
     }
 
     private void printItem(HostResult i) {
+        if (included(i)) return;
         String item = "(item=" + i.itemLabel() + ")";
         String line = switch (i.status()) {
             case FAILED, IGNORED -> "failed: [" + i.label() + "] " + item + " => " + failureText(i);

@@ -149,6 +149,8 @@ class EngineDifferentialTest {
     static final class ConsoleView {
         private static final java.util.regex.Pattern BANNER =
                 java.util.regex.Pattern.compile("^(PLAY|TASK|RUNNING HANDLER) \\[(.*)\\] \\*+$");
+        private static final java.util.regex.Pattern INCLUDED =
+                java.util.regex.Pattern.compile("^included: (\\S+) for (.+?)( => \\(item=.*\\))?$");
         private static final java.util.regex.Pattern STATUS =
                 java.util.regex.Pattern.compile("^(ok|changed|skipping|fatal|failed): \\[([^\\]]*)\\]");
 
@@ -169,6 +171,14 @@ class EngineDifferentialTest {
                 if (line.startsWith("PLAY RECAP")) break;
                 if (line.equals("...ignoring") && !block.isEmpty()) {
                     block.set(block.size() - 1, block.get(block.size() - 1) + " ...ignoring");
+                    continue;
+                }
+                java.util.regex.Matcher i = INCLUDED.matcher(line);
+                if (i.matches()) {
+                    List<String> hs = new ArrayList<>(List.of(i.group(2).split(", ")));
+                    java.util.Collections.sort(hs);
+                    block.add("included: " + DIR.toAbsolutePath().relativize(Path.of(i.group(1))) + " for "
+                            + String.join(", ", hs) + (i.group(3) == null ? "" : i.group(3)));
                     continue;
                 }
                 String c = cut(line);
