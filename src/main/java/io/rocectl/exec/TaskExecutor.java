@@ -92,7 +92,7 @@ final class TaskExecutor {
                     }
                 }
                 String label = task.loopControl().label() != null
-                        ? String.valueOf(templar.render(task.loopControl().label(), iv)) : String.valueOf(list.get(i));
+                        ? Py.str(templar.render(task.loopControl().label(), iv)) : Py.str(list.get(i)); // as Python prints it
                 HostResult r;
                 if (!templar.condition(task.when(), iv)) {
                     r = new HostResult(host.name, task.displayName(), Status.SKIPPED, "conditional result was false",
