@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reduces ansible-playbook's default console output (stdin) to what EngineDifferentialTest
-compares with rocectl's console at -v: the PLAY / TASK / RUNNING HANDLER banners and, under
-each, its per-host status lines cut after the host label and item, e.g.
+compares with rocectl's console at -v: the PLAY / TASK / RUNNING HANDLER / NO MORE HOSTS LEFT
+banners and, under each, its per-host status lines cut after the host label and item, e.g.
     ok: [h1 -> localhost]
     changed: [h1 -> h2(127.0.0.1)] => (item=a)
     skipping: [h1] => (item=b)
@@ -15,6 +15,7 @@ import re
 import sys
 
 INCLUDED = re.compile(r"^included: (\S+) for (.+?)( => \(item=.*\))?$")
+NO_HOSTS = re.compile(r"^NO MORE HOSTS LEFT \*+$")
 BANNER = re.compile(r"^(PLAY|TASK|RUNNING HANDLER) \[(.*)\] \*+$")
 STATUS = re.compile(r"^(ok|changed|skipping|fatal|failed): \[([^\]]*)\]")
 
@@ -46,9 +47,9 @@ def main():
     for raw in sys.stdin.read().split("\n"):
         line = raw.rstrip("\n")
         b = BANNER.match(line)
-        if b:
+        if b or NO_HOSTS.match(line):
             flush()
-            out.append(b.group(1) + " [" + b.group(2) + "]")
+            out.append(b.group(1) + " [" + b.group(2) + "]" if b else "NO MORE HOSTS LEFT")
             continue
         if line.startswith("PLAY RECAP"):
             break

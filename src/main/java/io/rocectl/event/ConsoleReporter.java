@@ -253,6 +253,12 @@ public final class ConsoleReporter implements RunListener {
     }
 
     @Override
+    public synchronized void onNoHostsLeft() {
+        out.println();
+        out.println(banner("NO MORE HOSTS LEFT"));
+    }
+
+    @Override
     public synchronized void onWarning(String message) {
         out.println(paint(Status.FAILED, "[WARNING]: " + message));
     }

@@ -42,6 +42,9 @@ public interface RunListener {
         onTaskEnd(task, results);
     }
 
+    /** The play stops for every host (any_errors_fatal, a failed run_once task, max_fail_percentage). */
+    default void onNoHostsLeft() {}
+
     default void onWarning(String message) {}
 
     default void onRecap(Recap recap) {}

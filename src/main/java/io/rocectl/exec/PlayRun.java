@@ -184,6 +184,10 @@ final class PlayRun {
             // Ansible: a failure that leads into a rescue or an always part is not fatal
             if (o == PlayIterator.Outcome.OUT && (st == Status.FAILED || st == Status.UNREACHABLE)) out = true;
         }
+        // a run_once task that fails is fatal for the play (Ansible's linear strategy takes it as any_errors_fatal)
+        if (t.runOnce() && out && first != null && first.status() == Status.FAILED && !play.anyErrorsFatal()) {
+            ctx.listener().onNoHostsLeft();
+        }
         limits(it, out);
     }
 
@@ -223,6 +227,7 @@ final class PlayRun {
             if (!breakPlaybook.getAndSet(true)) {
                 ctx.listener().onWarning("any_errors_fatal: stopping the playbook at play '" + play.name()
                         + "' after a failure");
+                ctx.listener().onNoHostsLeft();
             }
         }
         if (play.maxFailPercentage() != null && !batch.isEmpty()) {
@@ -233,6 +238,9 @@ final class PlayRun {
                 if (!breakPlaybook.getAndSet(true)) {
                     ctx.listener().onWarning("max_fail_percentage " + play.maxFailPercentage() + "% exceeded: stopping"
                             + " the playbook at play '" + play.name() + "'");
+                    // Ansible 2.14's linear strategy says it twice here (the limit, then no host left)
+                    ctx.listener().onNoHostsLeft();
+                    ctx.listener().onNoHostsLeft();
                 }
             }
         }

@@ -138,6 +138,7 @@ class EngineDifferentialTest {
             b.onMeta(task, hosts, skipped, perHost);
         }
         @Override public void onHandlerEnd(String task, List<HostResult> rs) { a.onHandlerEnd(task, rs); b.onHandlerEnd(task, rs); }
+        @Override public void onNoHostsLeft() { a.onNoHostsLeft(); b.onNoHostsLeft(); }
         @Override public void onWarning(String message) { a.onWarning(message); b.onWarning(message); }
         @Override public void onRecap(Recap recap) { a.onRecap(recap); b.onRecap(recap); }
     }
@@ -149,6 +150,7 @@ class EngineDifferentialTest {
     static final class ConsoleView {
         private static final java.util.regex.Pattern BANNER =
                 java.util.regex.Pattern.compile("^(PLAY|TASK|RUNNING HANDLER) \\[(.*)\\] \\*+$");
+        private static final java.util.regex.Pattern NO_HOSTS = java.util.regex.Pattern.compile("^NO MORE HOSTS LEFT \\*+$");
         private static final java.util.regex.Pattern INCLUDED =
                 java.util.regex.Pattern.compile("^included: (\\S+) for (.+?)( => \\(item=.*\\))?$");
         private static final java.util.regex.Pattern STATUS =
@@ -161,11 +163,11 @@ class EngineDifferentialTest {
             List<String> block = new ArrayList<>();
             for (String line : console.split("\n", -1)) {
                 java.util.regex.Matcher b = BANNER.matcher(line);
-                if (b.matches()) {
+                if (b.matches() || NO_HOSTS.matcher(line).matches()) {
                     java.util.Collections.sort(block);
                     out.addAll(block);
                     block.clear();
-                    out.add(b.group(1) + " [" + b.group(2) + "]");
+                    out.add(b.matches() ? b.group(1) + " [" + b.group(2) + "]" : "NO MORE HOSTS LEFT");
                     continue;
                 }
                 if (line.startsWith("PLAY RECAP")) break;
