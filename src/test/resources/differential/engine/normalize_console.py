@@ -7,7 +7,8 @@ banners and, under each, its per-host status lines cut after the host label and 
     skipping: [h1] => (item=b)
     failed: [h1 -> h2] (item=a) ...ignoring
     fatal: [h1 -> localhost]: FAILED! ...ignoring
-and "included: FILE for HOSTS" (FILE relative to this directory, HOSTS sorted), sorted within a
+and "included: FILE for HOSTS" (FILE relative to this directory, as are other paths under it;
+HOSTS sorted), sorted within a
 banner (hosts finish in any order). Result bodies, warnings and the recap
 (compared by normalize.py) are left out. EngineDifferentialTest.ConsoleView is the same in Java."""
 import os
@@ -44,8 +45,10 @@ def main():
         out.extend(sorted(block))
         block.clear()
 
+    here = os.getcwd() + "/"
     for raw in sys.stdin.read().split("\n"):
-        line = raw.rstrip("\n")
+        # paths under this directory (with_fileglob items) relative to it, as on any machine
+        line = raw.rstrip("\n").replace(here, "")
         b = BANNER.match(line)
         if b or NO_HOSTS.match(line):
             flush()

@@ -161,7 +161,9 @@ class EngineDifferentialTest {
         static String of(String console) {
             List<String> out = new ArrayList<>();
             List<String> block = new ArrayList<>();
-            for (String line : console.split("\n", -1)) {
+            String here = DIR.toAbsolutePath() + "/";
+            for (String raw : console.split("\n", -1)) {
+                String line = raw.replace(here, ""); // paths under the cases' directory relative to it
                 java.util.regex.Matcher b = BANNER.matcher(line);
                 if (b.matches() || NO_HOSTS.matcher(line).matches()) {
                     java.util.Collections.sort(block);
@@ -179,7 +181,7 @@ class EngineDifferentialTest {
                 if (i.matches()) {
                     List<String> hs = new ArrayList<>(List.of(i.group(2).split(", ")));
                     java.util.Collections.sort(hs);
-                    block.add("included: " + DIR.toAbsolutePath().relativize(Path.of(i.group(1))) + " for "
+                    block.add("included: " + i.group(1) + " for "
                             + String.join(", ", hs) + (i.group(3) == null ? "" : i.group(3)));
                     continue;
                 }
