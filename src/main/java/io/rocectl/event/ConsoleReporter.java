@@ -77,7 +77,7 @@ public final class ConsoleReporter implements RunListener {
             Map<String, List<String>> groups = new LinkedHashMap<>();
             List<HostResult> detailed = new ArrayList<>();
             for (HostResult r : results) {
-                if (included(r)) continue;
+                if (includedAny(r)) continue; // its included: line says it
                 if (r.status() == Status.FAILED || r.status() == Status.UNREACHABLE || r.status() == Status.IGNORED) {
                     detailed.add(r);
                     continue;
@@ -176,6 +176,14 @@ public final class ConsoleReporter implements RunListener {
         if (r.items().isEmpty()) return r.data().containsKey(INCLUDE_PATH) || r.data().containsKey("include_role");
         for (HostResult i : r.items()) if (!included(i)) return false;
         return true;
+    }
+
+    /** An include that included something (a loop: on some item). */
+    private static boolean includedAny(HostResult r) {
+        if (r.status() != Status.OK && r.status() != Status.CHANGED) return false;
+        if (r.items().isEmpty()) return included(r);
+        for (HostResult i : r.items()) if (included(i)) return true;
+        return false;
     }
 
     /** The file an include_tasks result included (the key the include_tasks module gives it). */
