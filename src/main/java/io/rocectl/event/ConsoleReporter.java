@@ -60,30 +60,43 @@ public final class ConsoleReporter implements RunListener {
 
     @Override
     public synchronized void onTaskEnd(String t, List<HostResult> results) {
+        taskEnd("TASK", t, results);
+    }
+
+    @Override
+    public synchronized void onHandlerEnd(String t, List<HostResult> results) {
+        taskEnd("RUNNING HANDLER", t, results);
+    }
+
+    private void taskEnd(String kind, String t, List<HostResult> results) {
         out.println();
-        out.println(banner("TASK [" + t + "]"));
+        out.println(banner(kind + " [" + t + "]"));
         if (verbosity > 0) {
             for (HostResult r : results) printOne(r);
         } else {
             Map<String, List<String>> groups = new LinkedHashMap<>();
             List<HostResult> detailed = new ArrayList<>();
             for (HostResult r : results) {
+                if (includedAny(r)) continue; // its included: line says it
                 if (r.status() == Status.FAILED || r.status() == Status.UNREACHABLE || r.status() == Status.IGNORED) {
                     detailed.add(r);
                     continue;
                 }
-                String key = r.status().label() + (r.status() == Status.CHANGED && !r.msg().isEmpty() ? "\0" + r.msg() : "");
+                // hosts fold with the hosts of the same status that ran on the same delegate
+                String key = r.status().label() + "\0" + via(r)
+                        + (r.status() == Status.CHANGED && !r.msg().isEmpty() ? "\0" + r.msg() : "");
                 groups.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
             }
             for (Map.Entry<String, List<String>> e : groups.entrySet()) {
-                String[] parts = e.getKey().split("\0", 2);
+                String[] parts = e.getKey().split("\0", 3);
                 Status s = statusOf(parts[0]);
-                String line = parts[0] + ": [" + NodeSet.fold(e.getValue()) + "]"
-                        + (parts.length > 1 ? " => " + parts[1] : "");
+                String line = parts[0] + ": [" + NodeSet.fold(e.getValue()) + parts[1] + "]"
+                        + (parts.length > 2 ? " => " + parts[2] : "");
                 out.println(paint(s, line));
             }
             foldFailures(detailed);
         }
+        printIncluded(results);
         if (diff) {
             for (HostResult r : results) {
                 if (r.diff() != null && !r.diff().isEmpty()) {
@@ -94,18 +107,43 @@ public final class ConsoleReporter implements RunListener {
         }
     }
 
+    /**
+     * A meta task: at -v as Ansible prints it, its banner for each host it ran for (once when not
+     * per host), with {@code skipping: [h1]} under it for a skipped host; folded: its banner once,
+     * the skipped hosts on one line.
+     */
+    @Override
+    public synchronized void onMeta(String t, List<String> hosts, List<HostResult> skipped, boolean perHost) {
+        if (verbosity == 0 || !perHost) {
+            out.println();
+            out.println(banner("TASK [" + t + "]"));
+            List<String> names = new ArrayList<>();
+            for (HostResult r : skipped) names.add(r.host());
+            if (names.isEmpty()) return;
+            if (verbosity == 0) out.println(paint(Status.SKIPPED, "skipping: [" + NodeSet.fold(names) + "]"));
+            else for (String h : names) out.println(paint(Status.SKIPPED, "skipping: [" + h + "]"));
+            return;
+        }
+        for (String h : hosts) {
+            out.println();
+            out.println(banner("TASK [" + t + "]"));
+            for (HostResult r : skipped) if (r.host().equals(h)) out.println(paint(Status.SKIPPED, "skipping: [" + h + "]"));
+        }
+    }
+
     private void foldFailures(List<HostResult> detailed) {
         Map<String, List<String>> byMsg = new LinkedHashMap<>();
         Map<String, Status> statusOf = new LinkedHashMap<>();
         for (HostResult r : detailed) {
-            String key = r.status().name() + "\0" + failureText(r);
+            String key = r.status().name() + "\0" + via(r) + "\0" + failureText(r);
             byMsg.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
             statusOf.put(key, r.status());
         }
         for (Map.Entry<String, List<String>> e : byMsg.entrySet()) {
             Status s = statusOf.get(e.getKey());
-            String msg = e.getKey().split("\0", 2)[1];
-            String hosts = NodeSet.fold(e.getValue());
+            String[] parts = e.getKey().split("\0", 3);
+            String msg = parts[2];
+            String hosts = NodeSet.fold(e.getValue()) + parts[1];
             String line = switch (s) {
                 case UNREACHABLE -> "fatal: [" + hosts + "]: UNREACHABLE! => " + msg;
                 case IGNORED -> "failed: [" + hosts + "] => " + msg + " ...ignoring";
@@ -129,19 +167,103 @@ public final class ConsoleReporter implements RunListener {
         return sb.toString();
     }
 
+    /**
+     * An include_tasks or include_role that included (a loop: on every item that did): Ansible
+     * prints no result line for it, {@code included: FILE for HOSTS} for an include_tasks.
+     */
+    private static boolean included(HostResult r) {
+        if (r.status() != Status.OK && r.status() != Status.CHANGED) return false;
+        if (r.items().isEmpty()) return r.data().containsKey(INCLUDE_PATH) || r.data().containsKey("include_role");
+        for (HostResult i : r.items()) if (!included(i)) return false;
+        return true;
+    }
+
+    /** An include that included something (a loop: on some item). */
+    private static boolean includedAny(HostResult r) {
+        if (r.status() != Status.OK && r.status() != Status.CHANGED) return false;
+        if (r.items().isEmpty()) return included(r);
+        for (HostResult i : r.items()) if (included(i)) return true;
+        return false;
+    }
+
+    /** The file an include_tasks result included (the key the include_tasks module gives it). */
+    private static final String INCLUDE_PATH = "_include_path";
+
+    /**
+     * After a task's results, as Ansible: {@code included: FILE for h1, h2} for each file (and loop
+     * item) an include_tasks included, the hosts in result order (folded without -v).
+     */
+    private void printIncluded(List<HostResult> results) {
+        Map<String, List<String>> byFile = new LinkedHashMap<>();
+        for (HostResult r : results) {
+            List<HostResult> each = r.items().isEmpty() ? List.of(r) : r.items();
+            for (HostResult i : each) {
+                if ((i.status() == Status.OK || i.status() == Status.CHANGED) && i.data().get(INCLUDE_PATH) != null) {
+                    String key = i.data().get(INCLUDE_PATH) + (i.itemLabel() == null ? "" : " => (item=" + i.itemLabel() + ")");
+                    byFile.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
+                }
+            }
+        }
+        byFile.forEach((key, hosts) -> {
+            int at = key.indexOf(" => (item=");
+            String file = at < 0 ? key : key.substring(0, at);
+            String hs = verbosity > 0 ? String.join(", ", hosts) : NodeSet.fold(hosts);
+            out.println(paint(Status.SKIPPED, "included: " + file + " for " + hs + (at < 0 ? "" : key.substring(at))));
+        });
+    }
+
+    /** What follows the host in a line: {@code " -> DELEGATE"} (skipped results name the host only). */
+    private static String via(HostResult r) {
+        return r.label().substring(r.host().length());
+    }
+
+    /**
+     * One host's result as Ansible's console prints it: a loop as its items' lines
+     * ({@code ok: [h1 -> h2] => (item=a)}, {@code skipping: [h1] => (item=b) },
+     * {@code failed: [h1] (item=c) => ...}), then {@code skipping: [h1]} when every item was
+     * skipped; a failure as {@code fatal: [h1]: FAILED! => ...}; {@code ...ignoring} under an
+     * ignored failure.
+     */
     private void printOne(HostResult r) {
-        String item = r.itemLabel() != null ? " => (item=" + r.itemLabel() + ")" : "";
+        if (included(r)) return;
+        boolean loop = !r.items().isEmpty();
+        if (loop) {
+            for (HostResult i : r.items()) printItem(i);
+        }
         String line = switch (r.status()) {
-            case FAILED -> "fatal: [" + r.host() + "]: FAILED! => " + failureText(r);
-            case UNREACHABLE -> "fatal: [" + r.host() + "]: UNREACHABLE! => " + r.msg();
-            default -> r.status().label() + ": [" + r.host() + "]" + item + (r.msg().isEmpty() ? "" : " => " + r.msg());
+            case FAILED, IGNORED -> loop ? null : "fatal: [" + r.label() + "]: FAILED! => " + failureText(r);
+            case UNREACHABLE -> "fatal: [" + r.label() + "]: UNREACHABLE! => " + r.msg();
+            case SKIPPED -> "skipping: [" + r.label() + "]" + (loop || r.msg().isEmpty() ? "" : " => " + r.msg());
+            default -> loop ? null : r.status().label() + ": [" + r.label() + "]" + (r.msg().isEmpty() ? "" : " => " + r.msg());
         };
-        out.println(paint(r.status(), line));
+        if (line != null) out.println(paint(r.status(), line));
+        if (r.status() == Status.IGNORED) out.println(paint(Status.SKIPPED, "...ignoring"));
         if (verbosity > 1) {
-            for (HostResult i : r.items()) printOne(i);
             Object so = r.data().get("stdout");
             if (so != null && !so.toString().isEmpty()) out.println("    stdout: " + so.toString().strip().replace("\n", "\n            "));
         }
+    }
+
+    private void printItem(HostResult i) {
+        if (included(i)) return;
+        String item = "(item=" + i.itemLabel() + ")";
+        String line = switch (i.status()) {
+            case FAILED, IGNORED -> "failed: [" + i.label() + "] " + item + " => " + failureText(i);
+            case UNREACHABLE -> "fatal: [" + i.label() + "]: UNREACHABLE! => " + item + " " + i.msg();
+            case SKIPPED -> "skipping: [" + i.label() + "] => " + item + " ";
+            default -> i.status().label() + ": [" + i.label() + "] => " + item + (i.msg().isEmpty() ? "" : " => " + i.msg());
+        };
+        out.println(paint(i.status(), line));
+        if (verbosity > 1) {
+            Object so = i.data().get("stdout");
+            if (so != null && !so.toString().isEmpty()) out.println("    stdout: " + so.toString().strip().replace("\n", "\n            "));
+        }
+    }
+
+    @Override
+    public synchronized void onNoHostsLeft() {
+        out.println();
+        out.println(banner("NO MORE HOSTS LEFT"));
     }
 
     @Override

@@ -10,9 +10,12 @@ import java.util.Map;
  *
  * @param data  the registered result (rc, stdout, ..., changed, failed, msg; {@code results} for loops)
  * @param items per-item outcomes of a loop, empty otherwise
+ * @param via   where a delegated task ran, as Ansible's console names it: the {@code delegate_to}
+ *              host, followed by {@code (ADDRESS)} when it is reached at another address; null
+ *              when the task ran on its own host
  */
 public record HostResult(String host, String task, Status status, String msg, Map<String, Object> data,
-                         String diff, List<HostResult> items, String itemLabel, long millis) {
+                         String diff, List<HostResult> items, String itemLabel, long millis, String via) {
 
     /** What {@code no_log: true} shows instead of a result (Ansible's words). */
     public static final String NO_LOG =
@@ -24,6 +27,25 @@ public record HostResult(String host, String task, Status status, String msg, Ma
         msg = msg == null ? "" : msg;
     }
 
+    /** A result of a task run on its own host. */
+    public HostResult(String host, String task, Status status, String msg, Map<String, Object> data,
+                      String diff, List<HostResult> items, String itemLabel, long millis) {
+        this(host, task, status, msg, data, diff, items, itemLabel, millis, null);
+    }
+
+    /** This result, run on {@code via} (see the record's parameter). */
+    public HostResult via(String where) {
+        return new HostResult(host, task, status, msg, data, diff, items, itemLabel, millis, where);
+    }
+
+    /**
+     * The host as Ansible's console shows this result: {@code h1}, or {@code h1 -> localhost} /
+     * {@code h1 -> gpu02(10.0.0.2)} for a delegated one (a skipped result names its host only).
+     */
+    public String label() {
+        return via == null || status == Status.SKIPPED ? host : host + " -> " + via;
+    }
+
     /**
      * This result as {@code no_log: true} shows it: the status and the changed/failed/skipped
      * flags stay; arguments, output, messages, diff and loop labels are replaced by {@link #NO_LOG}.
@@ -32,7 +54,7 @@ public record HostResult(String host, String task, Status status, String msg, Ma
         Map<String, Object> d = censor(data);
         List<HostResult> censoredItems = new ArrayList<>();
         for (HostResult i : items) censoredItems.add(i.censored());
-        return new HostResult(host, task, status, NO_LOG, d, null, censoredItems, null, millis);
+        return new HostResult(host, task, status, NO_LOG, d, null, censoredItems, null, millis, via);
     }
 
     private static Map<String, Object> censor(Map<String, Object> data) {

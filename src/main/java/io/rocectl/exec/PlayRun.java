@@ -6,6 +6,7 @@ import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.SearchPath;
 import io.rocectl.module.Values;
+import io.rocectl.playbook.Block;
 import io.rocectl.playbook.Play;
 import io.rocectl.playbook.Step;
 import io.rocectl.playbook.Task;
@@ -65,18 +66,25 @@ final class PlayRun {
         }
         int from = 0;
         for (int n : play.sections()) {
-            steps.addAll(TagFilter.prune(play.tasks().subList(from, from + n), ctx.opts().tags(), ctx.opts().skipTags()));
+            steps.addAll(TagFilter.prune(Block.runnable(play.tasks().subList(from, from + n)), ctx.opts().tags(),
+                    ctx.opts().skipTags()));
             from += n;
             // as in Ansible, handlers notified in a section (pre_tasks, tasks, post_tasks) run at its end
-            steps.add(Task.builder(Task.META).name("flush_handlers").args(Map.of("_raw_params", "flush_handlers"))
-                    .mark(play.mark()).build());
+            Task flush = Task.builder(Task.META).name("flush_handlers").args(Map.of("_raw_params", "flush_handlers"))
+                    .mark(play.mark()).build();
+            implicit.add(flush);
+            steps.add(flush);
         }
         Program program = Program.of(steps);
         Strategy strategy = Strategy.named(play.strategy());
+        boolean first = true;
         for (List<String> b : batches(live)) {
             if (ctx.cancel().requested() || playEnded.get()) break;
             List<String> members = ctx.state().active(b);
             if (members.isEmpty()) continue;
+            // as Ansible, each serial batch after the first starts with the play's banner again
+            if (!first) ctx.listener().onPlayStart(play.name(), members);
+            first = false;
             batch = members;
             synchronized (notified) {
                 notified.clear();
@@ -176,6 +184,10 @@ final class PlayRun {
             // Ansible: a failure that leads into a rescue or an always part is not fatal
             if (o == PlayIterator.Outcome.OUT && (st == Status.FAILED || st == Status.UNREACHABLE)) out = true;
         }
+        // a run_once task that fails is fatal for the play (Ansible's linear strategy takes it as any_errors_fatal)
+        if (t.runOnce() && out && first != null && first.status() == Status.FAILED && !play.anyErrorsFatal()) {
+            ctx.listener().onNoHostsLeft();
+        }
         limits(it, out);
     }
 
@@ -215,6 +227,7 @@ final class PlayRun {
             if (!breakPlaybook.getAndSet(true)) {
                 ctx.listener().onWarning("any_errors_fatal: stopping the playbook at play '" + play.name()
                         + "' after a failure");
+                ctx.listener().onNoHostsLeft();
             }
         }
         if (play.maxFailPercentage() != null && !batch.isEmpty()) {
@@ -225,22 +238,46 @@ final class PlayRun {
                 if (!breakPlaybook.getAndSet(true)) {
                     ctx.listener().onWarning("max_fail_percentage " + play.maxFailPercentage() + "% exceeded: stopping"
                             + " the playbook at play '" + play.name() + "'");
+                    // Ansible 2.14's linear strategy says it twice here (the limit, then no host left)
+                    ctx.listener().onNoHostsLeft();
+                    ctx.listener().onNoHostsLeft();
                 }
             }
         }
     }
 
+    /** The flush_handlers the play adds at the end of each section: not shown (as Ansible's implicit meta tasks). */
+    private final Set<Task> implicit = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Meta actions Ansible 2.14's linear strategy runs once, for the first host: its when decides for all. */
+    private static final Set<String> ONCE = Set.of("end_play", "end_batch", "clear_facts");
+    /** Meta actions that ignore when (Ansible warns and runs them). */
+    private static final Set<String> WITHOUT_WHEN = Set.of("noop", "reset_connection");
+    /** Warnings already given in this play (Ansible gives each once). */
+    private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private void meta(PlayIterator it, Program.Slot slot, List<String> hosts) throws InterruptedException {
         Task t = slot.task();
+        String action = t.metaAction();
+        List<String> ran = ONCE.contains(action) && !hosts.isEmpty() ? hosts.subList(0, 1) : hosts;
         List<String> yes = new ArrayList<>();
-        for (String h : hosts) {
-            try {
-                if (templar.condition(t.when(), varsFor(ctx.hosts().get(h), slot.scopeVars(), t.vars()))) yes.add(h);
-            } catch (TemplateException e) {
-                ctx.listener().onWarning("meta " + t.metaAction() + " on " + h + ": " + e.getMessage());
+        List<HostResult> skipped = new ArrayList<>();
+        if (WITHOUT_WHEN.contains(action)) {
+            yes.addAll(ran);
+            String w = action + " task does not support when conditional";
+            if (!t.when().isEmpty() && warned.add(w)) ctx.listener().onWarning(w);
+        } else {
+            for (String h : ran) {
+                try {
+                    if (templar.condition(t.when(), varsFor(ctx.hosts().get(h), slot.scopeVars(), t.vars()))) yes.add(h);
+                    else skipped.add(new HostResult(h, t.displayName(), Status.SKIPPED, "", Map.of("changed", false,
+                            "skipped", true, "skip_reason", action + " conditional evaluated to False"), null, List.of(), null, 0));
+                } catch (TemplateException e) {
+                    ctx.listener().onWarning("meta " + action + " on " + h + ": " + e.getMessage());
+                }
             }
         }
-        switch (t.metaAction()) {
+        if (!implicit.contains(t)) ctx.listener().onMeta(t.displayName(), ran, skipped, !ONCE.contains(action));
+        switch (action) {
             case "flush_handlers" -> runHandlers(it, yes);
             case "end_host" -> {
                 yes.forEach(it::end);
@@ -250,11 +287,13 @@ final class PlayRun {
                 if (!yes.isEmpty()) {
                     it.endAll();
                     batchEnded.set(true);
-                    if ("end_play".equals(t.metaAction())) playEnded.set(true);
+                    if ("end_play".equals(action)) playEnded.set(true);
                 }
             }
-            // gathered facts only: set_fact values stay (as in Ansible)
-            case "clear_facts" -> yes.forEach(h -> ctx.hosts().get(h).facts.clear());
+            // every host of the play, gathered facts only: set_fact values stay (as in Ansible)
+            case "clear_facts" -> {
+                if (!yes.isEmpty()) playHosts.forEach(h -> ctx.hosts().get(h).facts.clear());
+            }
             case "reset_connection" -> yes.forEach(h -> ctx.pool().drop(h));
             default -> { /* noop */ }
         }
@@ -280,7 +319,7 @@ final class PlayRun {
             }
             want.retainAll(it.live());
             if (want.isEmpty()) continue;
-            for (HostResult r : runTask(h, want, Map.of())) {
+            for (HostResult r : runTask(h, want, Map.of(), true)) {
                 if (r.status() == Status.UNREACHABLE) ctx.state().unreachable(r.host());
                 if (r.status() == Status.FAILED) it.fail(r.host());
             }
@@ -292,6 +331,12 @@ final class PlayRun {
 
     /** Runs a task on hosts; returns the results of the hosts it ran on (counted in their stats). */
     List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars)
+            throws InterruptedException {
+        return runTask(t, targets, scopeVars, false);
+    }
+
+    /** As {@link #runTask(Task, List, Map)}; {@code handler}: shown as a handler (RUNNING HANDLER). */
+    private List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars, boolean handler)
             throws InterruptedException {
         if (ctx.modules().find(t.module()) instanceof ControllerModule cm) {
             return runOnController(cm, t, targets, scopeVars);
@@ -320,7 +365,8 @@ final class PlayRun {
                 }
             }
         }
-        ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
+        if (handler) ctx.listener().onHandlerEnd(t.displayName(), shown(t, results));
+        else ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
         return results;
     }
 
@@ -459,7 +505,7 @@ final class PlayRun {
             @Override public boolean check() { return ctx.opts().check(); }
             @Override public List<String> rerun(Set<String> tags, List<String> targets) throws InterruptedException {
                 List<Step> steps = new ArrayList<>();
-                for (Step x : TagFilter.prune(play.tasks(), tags, ctx.opts().skipTags())) {
+                for (Step x : TagFilter.prune(Block.runnable(play.tasks()), tags, ctx.opts().skipTags())) {
                     if (x instanceof Task task && (task.isMeta()
                             || ctx.modules().find(task.module()) instanceof ControllerModule)) continue;
                     steps.add(x);

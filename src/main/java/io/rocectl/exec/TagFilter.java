@@ -34,8 +34,8 @@ final class TagFilter {
         List<Step> out = new ArrayList<>();
         for (Step s : filter(steps, only, skip)) {
             if (s instanceof Block b) {
-                out.add(new Block(b.name(), b.vars(), prune(b.block(), only, skip), prune(b.rescue(), only, skip),
-                        prune(b.always(), only, skip), b.tags(), b.mark()));
+                out.add(b.withParts(prune(b.block(), only, skip), prune(b.rescue(), only, skip),
+                        prune(b.always(), only, skip)));
             } else {
                 out.add(s);
             }

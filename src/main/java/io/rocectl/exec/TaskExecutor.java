@@ -92,7 +92,7 @@ final class TaskExecutor {
                     }
                 }
                 String label = task.loopControl().label() != null
-                        ? String.valueOf(templar.render(task.loopControl().label(), iv)) : String.valueOf(list.get(i));
+                        ? Py.str(templar.render(task.loopControl().label(), iv)) : Py.str(list.get(i)); // as Python prints it
                 HostResult r;
                 if (!templar.condition(task.when(), iv)) {
                     r = new HostResult(host.name, task.displayName(), Status.SKIPPED, "conditional result was false",
@@ -110,7 +110,8 @@ final class TaskExecutor {
                         if (!opts.extraVars().containsKey(String.valueOf(k))) base.put(String.valueOf(k), v);
                     });
                 }
-                changed |= r.status() == Status.CHANGED;
+                // a failed item may have changed something too (command: changed and failed), as Ansible counts it
+                changed |= r.status() == Status.CHANGED || Boolean.TRUE.equals(r.data().get("changed"));
                 // an item that failed under ignore_errors still failed (Ansible registers failed: true)
                 failed |= r.status() == Status.FAILED || r.status() == Status.IGNORED;
                 Map<String, Object> d = new LinkedHashMap<>(r.data());
@@ -130,8 +131,11 @@ final class TaskExecutor {
             }
             register(host, task, data);
             String msg = failed ? "one or more items failed" : "";
+            // the items' common delegate (folded output shows it for the host); none if they differ
+            java.util.Set<String> vias = new java.util.HashSet<>();
+            for (HostResult r : itemResults) if (r.status() != Status.SKIPPED) vias.add(r.via());
             return new HostResult(host.name, task.displayName(), s, msg, data, null, itemResults, null,
-                    (System.nanoTime() - t0) / 1_000_000);
+                    (System.nanoTime() - t0) / 1_000_000, vias.size() == 1 ? vias.iterator().next() : null);
         } catch (TemplateException e) {
             return failure(host, task, e.getMessage(), t0);
         }
@@ -149,12 +153,15 @@ final class TaskExecutor {
         boolean failed = false;
         TaskOptions to = task.options();
         Route route;
+        String via;
         try {
             String delegate = to.delegates() ? String.valueOf(templar.render(to.delegateTo(), vars)).strip() : null;
             if (delegate != null && (delegate.isEmpty() || delegate.equals("null"))) {
                 throw new IllegalArgumentException("delegate_to '" + to.delegateTo() + "' gives no host name");
             }
-            route = Route.of(host.name, delegate, to, vars, delegate == null ? Map.of() : delegateVars.apply(delegate));
+            Map<String, Object> dv = delegate == null ? Map.of() : delegateVars.apply(delegate);
+            route = Route.of(host.name, delegate, to, vars, dv);
+            via = route.host().equals(host.name) ? null : via(route.host(), dv, vars);
         } catch (IllegalArgumentException e) {
             return new HostResult(host.name, task.displayName(), task.ignoreErrors() ? Status.IGNORED : Status.FAILED,
                     e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
@@ -172,7 +179,7 @@ final class TaskExecutor {
                 if (to.timeout() > 0) conn = new DeadlineConnection(conn, System.nanoTime() + to.timeout() * 1_000_000_000L);
             } catch (TransportException e) {
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
-                        Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
+                        Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0)).via(via);
             }
             Map<String, Object> args = renderArgs(task, vars);
             if (!task.environment().isEmpty()) conn = new EnvConnection(conn, environment(task, vars));
@@ -194,7 +201,7 @@ final class TaskExecutor {
             } catch (TransportException e) {
                 if (!route.local()) pool.drop(route.host());
                 return new HostResult(host.name, task.displayName(), Status.UNREACHABLE, e.getMessage(),
-                        Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0));
+                        Map.of("unreachable", true, "msg", e.getMessage()), null, List.of(), label, elapsed(t0)).via(via);
             } catch (CommandTimeoutException e) {
                 mr = ModuleResult.failed(to.timeout() > 0 ? "The " + task.module() + " action failed to execute in the"
                         + " expected time frame (" + to.timeout() + ") and was terminated" : e.getMessage());
@@ -237,7 +244,26 @@ final class TaskExecutor {
         Status s = failed ? (task.ignoreErrors() ? Status.IGNORED : Status.FAILED)
                 : skipped ? Status.SKIPPED : changed ? Status.CHANGED : Status.OK;
         String msg = data.get("msg") == null ? mr.msg() : String.valueOf(data.get("msg"));
-        return new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0));
+        return new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0), via);
+    }
+
+    /**
+     * A delegated result's place on the console, as Ansible's {@code host_label}: the delegate's
+     * name, then its address in parentheses when the delegate is reached at another one (its
+     * inventory {@code rocectl_host}/{@code ansible_host}/{@code ansible_ssh_host}, which rocectl
+     * connects to).
+     */
+    private String via(String delegate, Map<String, Object> delegateVars, Map<String, Object> vars) {
+        Object address = null;
+        for (String k : List.of("rocectl_host", "ansible_host", "ansible_ssh_host")) {
+            if (delegateVars.get(k) != null) {
+                address = delegateVars.get(k);
+                break;
+            }
+        }
+        if (address instanceof String a && Templar.isTemplate(a)) address = templar.render(a, vars);
+        String at = address == null ? delegate : Py.str(address).strip();
+        return at.isEmpty() || at.equals(delegate) ? delegate : delegate + "(" + at + ")";
     }
 
     /**

@@ -643,8 +643,8 @@ public final class PlaybookLoader {
                 out.add(t.toBuilder().options(t.options().under(outer)).build());
             } else {
                 Block k = (Block) s;
-                out.add(new Block(k.name(), k.vars(), withOptions(k.block(), outer), withOptions(k.rescue(), outer),
-                        withOptions(k.always(), outer), k.tags(), k.mark()));
+                out.add(k.withParts(withOptions(k.block(), outer), withOptions(k.rescue(), outer),
+                        withOptions(k.always(), outer)));
             }
         }
         return out;
@@ -681,8 +681,8 @@ public final class PlaybookLoader {
                 out.add(t.toBuilder().environment(env).build());
             } else {
                 Block k = (Block) s;
-                out.add(new Block(k.name(), k.vars(), withEnvironment(k.block(), environment),
-                        withEnvironment(k.rescue(), environment), withEnvironment(k.always(), environment), k.tags(), k.mark()));
+                out.add(k.withParts(withEnvironment(k.block(), environment),
+                        withEnvironment(k.rescue(), environment), withEnvironment(k.always(), environment)));
             }
         }
         return out;
@@ -703,8 +703,8 @@ public final class PlaybookLoader {
                 out.add(b.build());
             } else {
                 Block k = (Block) s;
-                out.add(new Block(k.name(), k.vars(), inherit(k.block(), ignore, become), inherit(k.rescue(), ignore,
-                        become), inherit(k.always(), ignore, become), k.tags(), k.mark()));
+                out.add(k.withParts(inherit(k.block(), ignore, become), inherit(k.rescue(), ignore,
+                        become), inherit(k.always(), ignore, become)));
             }
         }
         return out;

@@ -27,7 +27,8 @@ import java.util.function.Function;
  * blocks, then one block of its tasks whose vars are the role's vars and parameters plus
  * {@code role_path}/{@code role_name} (which the file lookups and the modules' search path use);
  * its handlers join the play's; its defaults are kept apart (the lowest precedence). In
- * {@code roles:} and dependencies a role with the same parameters is read once per play.
+ * {@code roles:} and dependencies a role with the same parameters runs once per play (its
+ * repetitions are {@link Block#listOnly} blocks, which {@code --list-tasks} shows as Ansible does).
  */
 final class Roles {
     /** The role whose files are being read. */
@@ -159,7 +160,13 @@ final class Roles {
         }
         if (dir == null) throw err.apply("role '" + name + "' not found (looked in " + dirs + ")");
         String key = dir + "|" + params + "|" + when + "|" + new java.util.TreeSet<>(tags);
-        if (dedup && acc.dedup && !acc.seen.add(key)) return List.of();
+        if (dedup && acc.dedup && !acc.seen.add(key)) {
+            // read once per play, listed each time (ansible-playbook --list-tasks): its tasks again,
+            // read apart so its vars, defaults and handlers are not added a second time
+            List<Step> again = role(err, name, params, tags, when, tasksFrom, handlersFrom, noLog, new Acc(false),
+                    false, mark);
+            return List.of(new Block(null, Map.of(), again, List.of(), List.of(), tags, mark, true));
+        }
         Path roleDir = dir;
         String roleName = Path.of(name).getFileName().toString();
         Scope before = includes.role;

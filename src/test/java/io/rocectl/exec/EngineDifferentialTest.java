@@ -1,5 +1,6 @@
 package io.rocectl.exec;
 
+import io.rocectl.event.ConsoleReporter;
 import io.rocectl.event.HostResult;
 import io.rocectl.event.HostStats;
 import io.rocectl.event.Recap;
@@ -46,12 +47,41 @@ class EngineDifferentialTest {
             String expected = Files.readString(DIR.resolve("expected").resolve(name + ".txt"));
             List<String> want = new ArrayList<>();
             for (String l : expected.split("\n")) if (!l.startsWith("#")) want.add(l);
-            assertEquals(String.join("\n", want), run(c), name);
+            java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+            assertEquals(String.join("\n", want), run(c, console), name);
+            // the cases with "# display: console": what is printed, as record-display.sh recorded it
+            Path printed = DIR.resolve("expected").resolve(name + ".console.txt");
+            if (Files.exists(printed)) {
+                assertEquals(uncommented(printed), ConsoleView.of(console.toString(java.nio.charset.StandardCharsets.UTF_8)),
+                        name + " console:\n" + console);
+            }
+            Path listed = DIR.resolve("expected").resolve(name + ".list-tasks.txt");
+            if (Files.exists(listed)) assertEquals(uncommented(listed), listTasks(c), name + " --list-tasks");
         }));
+    }
+
+    private static String uncommented(Path f) throws java.io.IOException {
+        List<String> want = new ArrayList<>();
+        for (String l : Files.readString(f).split("\n")) if (!l.startsWith("# ")) want.add(l);
+        return String.join("\n", want);
+    }
+
+    /** {@code rocectl run --list-tasks} of a case, the playbook named as record-display.sh names it. */
+    private static String listTasks(Path playbook) throws Exception {
+        RunOptions opts = options(playbook, new java.util.LinkedHashMap<>());
+        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(opts.extraVars()).load(playbook);
+        String out = PlaybookListing.render(pb, Map.of(), false, true, opts.tags(), opts.skipTags());
+        out = out.replace("playbook: " + pb.file(), "playbook: cases/" + playbook.getFileName());
+        return out.endsWith("\n") ? out.substring(0, out.length() - 1) : out;
     }
 
     /** Runs a case through rocectl and renders the lines normalize.py renders for Ansible. */
     static String run(Path playbook) throws Exception {
+        return run(playbook, new java.io.ByteArrayOutputStream());
+    }
+
+    /** As {@link #run(Path)}; what the console (at -v, no colour) prints goes to {@code console}. */
+    static String run(Path playbook, java.io.OutputStream console) throws Exception {
         // "-i PATH" in "# args:": a further inventory source, after inventory.ini (as record.sh gives it)
         List<Path> sources = new ArrayList<>(List.of(DIR.resolve("inventory.ini")));
         String[] words = Files.readAllLines(playbook).get(0).split("\\s+");
@@ -62,10 +92,29 @@ class EngineDifferentialTest {
             @Override public Map<String, Object> varsFor(String host) { return inv.varsFor(host); }
             @Override public Map<String, List<String>> groups() { return inv.groups(); }
         };
+        Map<String, Object> extra = new java.util.LinkedHashMap<>();
+        RunOptions opts = options(playbook, extra);
+        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
+        Normalizer n = new Normalizer();
+        java.io.PrintStream ps = new java.io.PrintStream(console, true, java.nio.charset.StandardCharsets.UTF_8);
+        RunListener both = new Both(n, new ConsoleReporter(ps, 1, false, false, false));
+        Recap recap;
+        // "# umask: NNN": the host's umask (record.sh runs ansible-playbook, whose local modules inherit it, under it)
+        String mask = Files.readAllLines(playbook).stream().filter(l -> l.startsWith("# umask: "))
+                .map(l -> l.substring("# umask: ".length()).trim()).findFirst().orElse(null);
+        List<String> prefix = mask == null ? List.of() : List.of("sh", "-c", "umask " + mask + " && exec \"$@\"", "sh");
+        try (ConnectionPool pool = new ConnectionPool(h -> new LocalConnection(h, prefix))) {
+            recap = new PlaybookRunner(hosts, ModuleRegistry.builtin(), opts, both, new Cancel()).run(pb, pool);
+        }
+        ps.flush();
+        return n.render(recap);
+    }
+
+    /** The options a case's "# args:" line gives (its -e values also into {@code extra}). */
+    private static RunOptions options(Path playbook, Map<String, Object> extra) throws java.io.IOException {
         RunOptions opts = RunOptions.defaults();
         // "# args: --limit PATTERN --tags A,B -e K=V ..." on the first line: what record.sh gave ansible-playbook
         String first = Files.readAllLines(playbook).get(0);
-        Map<String, Object> extra = new java.util.LinkedHashMap<>();
         if (first.startsWith("# args:")) {
             String[] w = first.substring("# args:".length()).trim().split("\\s+");
             boolean check = false;
@@ -84,17 +133,90 @@ class EngineDifferentialTest {
             opts = new RunOptions(opts.forks(), check, diff, opts.limit(), opts.tags(), opts.skipTags(), extra,
                     opts.become(), opts.commandTimeout(), opts.retryDir());
         }
-        Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
-        Normalizer n = new Normalizer();
-        Recap recap;
-        // "# umask: NNN": the host's umask (record.sh runs ansible-playbook, whose local modules inherit it, under it)
-        String mask = Files.readAllLines(playbook).stream().filter(l -> l.startsWith("# umask: "))
-                .map(l -> l.substring("# umask: ".length()).trim()).findFirst().orElse(null);
-        List<String> prefix = mask == null ? List.of() : List.of("sh", "-c", "umask " + mask + " && exec \"$@\"", "sh");
-        try (ConnectionPool pool = new ConnectionPool(h -> new LocalConnection(h, prefix))) {
-            recap = new PlaybookRunner(hosts, ModuleRegistry.builtin(), opts, n, new Cancel()).run(pb, pool);
+        return opts;
+    }
+
+    /** Two listeners, each told everything. */
+    private record Both(RunListener a, RunListener b) implements RunListener {
+        @Override public void onPlayStart(String play, List<String> hosts) { a.onPlayStart(play, hosts); b.onPlayStart(play, hosts); }
+        @Override public void onTaskStart(String task, List<String> hosts) { a.onTaskStart(task, hosts); b.onTaskStart(task, hosts); }
+        @Override public void onHostResult(HostResult r) { a.onHostResult(r); b.onHostResult(r); }
+        @Override public void onTaskEnd(String task, List<HostResult> rs) { a.onTaskEnd(task, rs); b.onTaskEnd(task, rs); }
+        @Override public void onMeta(String task, List<String> hosts, List<HostResult> skipped, boolean perHost) {
+            a.onMeta(task, hosts, skipped, perHost);
+            b.onMeta(task, hosts, skipped, perHost);
         }
-        return n.render(recap);
+        @Override public void onHandlerEnd(String task, List<HostResult> rs) { a.onHandlerEnd(task, rs); b.onHandlerEnd(task, rs); }
+        @Override public void onNoHostsLeft() { a.onNoHostsLeft(); b.onNoHostsLeft(); }
+        @Override public void onWarning(String message) { a.onWarning(message); b.onWarning(message); }
+        @Override public void onRecap(Recap recap) { a.onRecap(recap); b.onRecap(recap); }
+    }
+
+    /**
+     * normalize_console.py in Java: the banners and, under each, the per-host status lines cut
+     * after the host label and item ({@code ...ignoring} joined to its line), sorted.
+     */
+    static final class ConsoleView {
+        private static final java.util.regex.Pattern BANNER =
+                java.util.regex.Pattern.compile("^(PLAY|TASK|RUNNING HANDLER) \\[(.*)\\] \\*+$");
+        private static final java.util.regex.Pattern NO_HOSTS = java.util.regex.Pattern.compile("^NO MORE HOSTS LEFT \\*+$");
+        private static final java.util.regex.Pattern INCLUDED =
+                java.util.regex.Pattern.compile("^included: (\\S+) for (.+?)( => \\(item=.*\\))?$");
+        private static final java.util.regex.Pattern STATUS =
+                java.util.regex.Pattern.compile("^(ok|changed|skipping|fatal|failed): \\[([^\\]]*)\\]");
+
+        private ConsoleView() {}
+
+        static String of(String console) {
+            List<String> out = new ArrayList<>();
+            List<String> block = new ArrayList<>();
+            String here = DIR.toAbsolutePath() + "/";
+            for (String raw : console.split("\n", -1)) {
+                String line = raw.replace(here, ""); // paths under the cases' directory relative to it
+                java.util.regex.Matcher b = BANNER.matcher(line);
+                if (b.matches() || NO_HOSTS.matcher(line).matches()) {
+                    java.util.Collections.sort(block);
+                    out.addAll(block);
+                    block.clear();
+                    out.add(b.matches() ? b.group(1) + " [" + b.group(2) + "]" : "NO MORE HOSTS LEFT");
+                    continue;
+                }
+                if (line.startsWith("PLAY RECAP")) break;
+                if (line.equals("...ignoring") && !block.isEmpty()) {
+                    block.set(block.size() - 1, block.get(block.size() - 1) + " ...ignoring");
+                    continue;
+                }
+                java.util.regex.Matcher i = INCLUDED.matcher(line);
+                if (i.matches()) {
+                    List<String> hs = new ArrayList<>(List.of(i.group(2).split(", ")));
+                    java.util.Collections.sort(hs);
+                    block.add("included: " + i.group(1) + " for "
+                            + String.join(", ", hs) + (i.group(3) == null ? "" : i.group(3)));
+                    continue;
+                }
+                String c = cut(line);
+                if (c != null) block.add(c);
+            }
+            java.util.Collections.sort(block);
+            out.addAll(block);
+            return String.join("\n", out);
+        }
+
+        private static String cut(String line) {
+            java.util.regex.Matcher m = STATUS.matcher(line);
+            if (!m.find()) return null;
+            String head = m.group();
+            String rest = line.substring(m.end());
+            for (String form : List.of(" => (item=", " (item=")) {
+                if (rest.startsWith(form)) {
+                    int stop = rest.indexOf(") =>", form.length());
+                    int end = stop >= 0 ? stop : rest.stripTrailing().lastIndexOf(')');
+                    return head + rest.substring(0, end + 1);
+                }
+            }
+            for (String word : List.of(": FAILED!", ": UNREACHABLE!")) if (rest.startsWith(word)) return head + word;
+            return head;
+        }
     }
 
     /** The normalized view: see normalize.py next to the cases. */
@@ -103,7 +225,7 @@ class EngineDifferentialTest {
 
         @Override
         public synchronized void onTaskEnd(String task, List<HostResult> results) {
-            if (results.isEmpty()) return;
+            if (results.isEmpty() || task.equals("meta")) return; // (as normalize.py)
             Map<String, HostResult> byHost = new TreeMap<>();
             for (HostResult r : results) byHost.put(r.host(), r);
             StringBuilder sb = new StringBuilder("task " + task + ":");

@@ -125,12 +125,15 @@ class IncludesLoaderTest {
                     - debug: msg=after
                 """);
         Play play = loader.load(pb).plays().get(0);
-        assertEquals(3, play.tasks().size(), "r once, r with p=2, then the task");
+        assertEquals(3, Block.runnable(play.tasks()).size(), "r once, r with p=2, then the task");
+        // the repeated r is kept for --list-tasks only
+        assertTrue(((Block) play.tasks().get(1)).listOnly(), "the second r: listed, not run");
+        assertEquals(4, play.tasks().size());
         Block first = (Block) play.tasks().get(0);
         assertEquals("r : t", first.block().get(0).displayName());
         assertEquals("high", first.vars().get("v"));
         assertTrue(String.valueOf(first.vars().get("role_path")).endsWith("roles/r"));
-        assertEquals(2, ((Block) play.tasks().get(1)).vars().get("p"));
+        assertEquals(2, ((Block) play.tasks().get(2)).vars().get("p"));
         assertEquals(List.of(Map.of("d", "low")), List.copyOf(play.roleDefaults().values()));
         assertEquals("high", play.vars().get("v"), "role vars are the play's too");
         assertEquals(1, play.handlers().size(), "a role's handlers join the play's once");

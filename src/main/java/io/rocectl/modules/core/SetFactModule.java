@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * {@code set_fact}: its (already rendered) arguments become host variables for the rest of the
- * run ({@link ModuleResult#facts}). Any key is accepted ({@link ArgSpec#openKeys()}); {@code
+ * run ({@link ModuleResult#facts}); a string value true/false/yes/no (any case) becomes a
+ * boolean, as in Ansible. Any key is accepted ({@link ArgSpec#openKeys()}); {@code
  * cacheable} is accepted and ignored. Never changed, touches nothing on the host.
  */
 public final class SetFactModule implements Module {
@@ -36,6 +37,11 @@ public final class SetFactModule implements Module {
                 throw new ModuleException("'" + k + "' is not a valid variable name");
             }
         }
+        // as Ansible's set_fact (without jinja2_native): a value that is the string true, false,
+        // yes or no (any case) becomes a boolean; other strings ("on", "1", " yes") stay
+        facts.replaceAll((k, v) -> v instanceof String str
+                && java.util.Set.of("true", "false", "yes", "no").contains(str.toLowerCase(java.util.Locale.ROOT))
+                ? (Object) (str.equalsIgnoreCase("true") || str.equalsIgnoreCase("yes")) : v);
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("ansible_facts", facts);
         return new ModuleResult(false, false, "", data, null, facts);

@@ -53,14 +53,19 @@ class SmallModulesTest {
         Map<String, Object> vars = Map.of("nics", List.of(Map.of("name", "ens1f0", "mtu", 9000)),
                 "hostvars", Map.of("gpu01", Map.of("x", "y")));
         ModuleResult v = new DebugModule().run(Ctx.of(Map.of("var", "nics[0].mtu"), vars, false, false));
-        assertEquals(Map.of("nics[0].mtu", 9000), v.data());
+        // an expression is templated as Ansible's debug action does: its value comes back as text
+        assertEquals(Map.of("nics[0].mtu", "9000"), v.data());
         assertEquals("nics[0].mtu: 9000", v.msg());
+        assertEquals(List.of(Map.of("name", "ens1f0", "mtu", 9000)),
+                new DebugModule().run(Ctx.of(Map.of("var", "nics"), vars, false, false)).data().get("nics"), "a lone name keeps its value");
         assertEquals("y", new DebugModule().run(Ctx.of(Map.of("var", "hostvars['gpu01'].x"), vars, false, false))
                 .data().get("hostvars['gpu01'].x"));
         assertEquals(DebugModule.UNDEFINED, new DebugModule().run(Ctx.of(Map.of("var", "nics[3]"), vars, false, false))
                 .data().get("nics[3]"));
-        assertEquals(DebugModule.UNDEFINED, new DebugModule().run(Ctx.of(Map.of("var", "nics | length"), vars, false, false))
-                .data().get("nics | length"));
+        assertEquals("1", new DebugModule().run(Ctx.of(Map.of("var", "nics | length"), vars, false, false))
+                .data().get("nics | length"), "a filter is evaluated");
+        assertEquals(DebugModule.UNDEFINED, new DebugModule().run(Ctx.of(Map.of("var", "nothing_here"), vars, false, false))
+                .data().get("nothing_here"));
     }
 
     @Test
