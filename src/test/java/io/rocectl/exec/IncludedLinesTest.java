@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -39,11 +38,7 @@ class IncludedLinesTest {
                       when: item == 'a'
                 """);
         List<String> hosts = List.of("m1", "m2", "m3");
-        HostInventory inv = new HostInventory() {
-            @Override public List<String> resolve(String pattern) { return hosts; }
-            @Override public Map<String, Object> varsFor(String host) { return Map.of(); }
-            @Override public Map<String, List<String>> groups() { return Map.of("all", hosts); }
-        };
+        HostInventory inv = new io.rocectl.testing.FixedHosts(hosts);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (ConnectionPool pool = new ConnectionPool(LocalConnection::new)) {
             new PlaybookRunner(inv, ModuleRegistry.builtin(), RunOptions.defaults(),

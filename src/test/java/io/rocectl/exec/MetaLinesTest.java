@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,11 +46,7 @@ class MetaLinesTest {
                         msg: after
                 """);
         List<String> hosts = List.of("m1", "m2", "m3");
-        HostInventory inv = new HostInventory() {
-            @Override public List<String> resolve(String pattern) { return hosts; }
-            @Override public Map<String, Object> varsFor(String host) { return Map.of(); }
-            @Override public Map<String, List<String>> groups() { return Map.of("all", hosts); }
-        };
+        HostInventory inv = new io.rocectl.testing.FixedHosts(hosts);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Recap recap;
         try (ConnectionPool pool = new ConnectionPool(LocalConnection::new)) {
