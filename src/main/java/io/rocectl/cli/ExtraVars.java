@@ -31,6 +31,11 @@ final class ExtraVars {
                 }
             }
         }
+        for (String k : out.keySet()) {
+            if (io.rocectl.playbook.PlaybookLoader.INVENTORY_CONNECTION_VARS.contains(k)) {
+                throw new InputError("option -e", 0, 0, io.rocectl.playbook.PlaybookLoader.connectionVarRefused(k));
+            }
+        }
         return out;
     }
 
