@@ -1,6 +1,7 @@
 package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
+import io.rocectl.module.ConnectionVarNames;
 import io.rocectl.yaml.YamlFile;
 import io.rocectl.yaml.YamlReader;
 
@@ -32,8 +33,8 @@ final class ExtraVars {
             }
         }
         for (String k : out.keySet()) {
-            if (io.rocectl.playbook.PlaybookLoader.INVENTORY_CONNECTION_VARS.contains(k)) {
-                throw new InputError("option -e", 0, 0, io.rocectl.playbook.PlaybookLoader.connectionVarRefused(k));
+            if (ConnectionVarNames.NAMES.contains(k)) {
+                throw new InputError("option -e", 0, 0, ConnectionVarNames.refused(k));
             }
         }
         return out;

@@ -4,6 +4,7 @@ import io.rocectl.error.DidYouMean;
 import io.rocectl.error.InputError;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
+import io.rocectl.module.ConnectionVarNames;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
@@ -51,21 +52,6 @@ public final class PlaybookLoader {
     /** Why {@code remote_user} is refused (play or task): one SSH user per host, from the inventory. */
     static final String REMOTE_USER = "'remote_user' is not supported by rocectl: the SSH user comes from the "
             + "inventory (ansible_user) or -u/--user";
-
-    /**
-     * The connection variables rocectl reads from the inventory only (where it logs in: address,
-     * port, user, key, known hosts): set as play, block or task vars or with {@code -e} they would
-     * move Ansible's connection and not rocectl's, so they are refused there.
-     */
-    public static final List<String> INVENTORY_CONNECTION_VARS = List.of("ansible_host", "ansible_ssh_host",
-            "ansible_port", "ansible_ssh_port", "ansible_user", "ansible_ssh_user", "ansible_ssh_private_key_file",
-            "rocectl_host", "rocectl_port", "rocectl_user", "rocectl_ssh_private_key_file", "rocectl_known_hosts");
-
-    /** Why one of {@link #INVENTORY_CONNECTION_VARS} is refused outside the inventory. */
-    public static String connectionVarRefused(String name) {
-        return "'" + name + "' is not supported here by rocectl: where and as whom it logs in (address, port, user, "
-                + "key) comes from the inventory, or -u/--user and --private-key";
-    }
 
     private final ModuleRegistry modules;
     /** {@code -e} values: templated {@code vars_files} paths may use them (and the play's vars). */
@@ -1011,7 +997,7 @@ public final class PlaybookLoader {
             if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw src.error(t.getKeyNode(), "'" + k + "' is not a valid variable name");
             }
-            if (INVENTORY_CONNECTION_VARS.contains(k)) throw src.error(t.getKeyNode(), connectionVarRefused(k));
+            if (ConnectionVarNames.NAMES.contains(k)) throw src.error(t.getKeyNode(), ConnectionVarNames.refused(k));
         }
         Object o = src.value(m);
         return o == null ? Map.of() : (Map<String, Object>) o;

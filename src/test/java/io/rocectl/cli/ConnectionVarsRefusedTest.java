@@ -64,4 +64,40 @@ class ConnectionVarsRefusedTest {
         assertEquals(ExitCodes.BAD_INPUT, r.exitCode(), r.err());
         assertTrue(r.err().contains("option -e: 'ansible_port' is not supported here by rocectl"), r.err());
     }
+
+    @Test
+    void setFactAndIncludeVarsFailTheTaskAndAVarsFileIsRefused() throws Exception {
+        Files.writeString(tmp.resolve("conn.yml"), "ansible_user: admin\n");
+        Path play = Files.writeString(tmp.resolve("play.yaml"), """
+                - hosts: localhost
+                  connection: local
+                  gather_facts: false
+                  tasks:
+                    - set_fact:
+                        ansible_host: 10.0.0.9
+                      ignore_errors: true
+                      register: s
+                    - include_vars: conn.yml
+                      ignore_errors: true
+                      register: i
+                    - debug:
+                        msg: "{{ [s.msg, i.msg] }}"
+                """);
+        Path inv = Files.writeString(tmp.resolve("local.ini"), "localhost ansible_connection=local\n");
+        Cli.Result r = Cli.run("run", play.toString(), "-i", inv.toString());
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("'ansible_host' is not supported here by rocectl"), r.out());
+        assertTrue(r.out().contains("conn.yml: 'ansible_user' is not supported here by rocectl"), r.out());
+
+        Path withFile = Files.writeString(tmp.resolve("files.yaml"), """
+                - hosts: all
+                  gather_facts: false
+                  vars_files: [conn.yml]
+                  tasks:
+                    - ping:
+                """);
+        Cli.Result f = Cli.run("run", withFile.toString(), "-i", inventory().toString());
+        assertEquals(ExitCodes.BAD_INPUT, f.exitCode(), f.err());
+        assertTrue(f.err().contains("conn.yml:1:1: 'ansible_user' is not supported here by rocectl"), f.err());
+    }
 }

@@ -2,6 +2,7 @@ package io.rocectl.modules.core;
 
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
+import io.rocectl.module.ConnectionVarNames;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.SearchPath;
@@ -96,6 +97,7 @@ public final class IncludeVarsModule implements Module {
                 if (!String.valueOf(k).matches("[A-Za-z_][A-Za-z0-9_]*")) {
                     throw new ModuleException(f + ": '" + k + "' is not a valid variable name");
                 }
+                if (ConnectionVarNames.NAMES.contains(k)) throw new ModuleException(f + ": " + ConnectionVarNames.refused(String.valueOf(k)));
             }
             return (Map<String, Object>) v;
         } catch (ModuleException e) {

@@ -2,6 +2,7 @@ package io.rocectl.modules.core;
 
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
+import io.rocectl.module.ConnectionVarNames;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;
@@ -36,6 +37,7 @@ public final class SetFactModule implements Module {
             if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 throw new ModuleException("'" + k + "' is not a valid variable name");
             }
+            if (ConnectionVarNames.NAMES.contains(k)) throw new ModuleException(ConnectionVarNames.refused(k));
         }
         // as Ansible's set_fact (without jinja2_native): a value that is the string true, false,
         // yes or no (any case) becomes a boolean; other strings ("on", "1", " yes") stay
