@@ -223,6 +223,11 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
                 m.facts().stream().filter(f -> !gone.contains(f)).toList(), m.args(), m.stdout()));
     }
 
+    /** Drops the remembered snapshot of {@code c}: the next read goes to the host. */
+    public static void forget(Connection c) {
+        MEMO.remove(c);
+    }
+
     /** roce_nics given as an explicit empty list ({@code []}, not unset). */
     public static boolean explicitlyEmpty(Function<String, Object> setting) {
         Object v = setting.apply("roce_nics");

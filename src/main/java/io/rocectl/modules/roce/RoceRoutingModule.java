@@ -181,7 +181,9 @@ public final class RoceRoutingModule implements Module {
             d = CommitConfirm.disarmed(out.isEmpty() ? a.before().stderr() : out.lines().findFirst().orElse(""));
             if (!a.before().ok()) throw new ModuleException("command failed (rc=" + a.before().exitCode() + "): "
                     + a.before().stderr().strip());
-            after = RoceHost.of(a.nics());
+            // a read beside a rollback that fired shows the host half way: nobody may reuse it
+            if (d == CommitConfirm.Disarm.DISARMED) after = RoceHost.of(a.nics());
+            else HostNics.forget(ctx.connection());
         } else if (why == null) {
             d = CommitConfirm.disarm(ctx, armed);
         }

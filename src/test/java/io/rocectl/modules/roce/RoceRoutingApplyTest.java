@@ -196,4 +196,22 @@ class RoceRoutingApplyTest {
         assertEquals(armedUndo, List.of(undo.get(0).stdin().strip().split("\n")), "the undo run is the one the rollback holds");
         assertEquals(1, h.calls(c -> timer(c, "disarm")).size());
     }
+
+    @Test
+    void aTimerThatFiredBeforeTheDisarmFailsTheTaskAsRolledBack() throws Exception {
+        String[] state = {"8nic-missing"};
+        FakeHost h = new FakeHost("gpu01", "root");
+        // the disarm finds the timer fired; the read beside it still shows the change half undone
+        h.on(c -> c.script().contains(HostNics.THEN) && timer(c, "disarm"),
+                c -> FakeHost.ok("fired\n\n" + HostNics.THEN + "0\n" + gather("8nic-missing", "")));
+        h.on(c -> c.script().contains("@@rocectl-section@@"), c -> FakeHost.ok(gather(state[0], "")));
+        h.on(c -> timer(c, "apply"), c -> {
+            state[0] = "8nic-right";
+            return FakeHost.ok("4242 /run/rocectl/rollback-net1/rollback." + c.scriptArgs().get(2) + "\n");
+        });
+        ModuleResult r = new RoceRoutingModule().run(ctx(h, false, reconnects(new int[1])));
+        assertTrue(r.failed(), r.msg());
+        assertTrue(r.msg().contains("rolled it back") && r.msg().contains("raise confirm_timeout"), r.msg());
+        assertEquals(true, r.data().get("rolled_back"));
+    }
 }
