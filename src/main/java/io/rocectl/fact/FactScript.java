@@ -11,7 +11,14 @@ import java.util.Map;
  * output after a marker line, and the splitter that cuts the output back into sections.
  */
 public final class FactScript {
-    static final String MARK = "@@rocectl-section@@ ";
+    /**
+     * Each script's section lines start with this, then a random tag of that script, then a space
+     * and the section's name: what a host prints inside a section (a file's content) cannot pass
+     * for a section of its own, whatever it holds.
+     */
+    static final String MARK = "@@rocectl-section@@";
+
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     /**
      * Defines {@code rd FILE...} for the snippets: prints each readable file line by line with the
@@ -24,24 +31,33 @@ public final class FactScript {
 
     /** One command gathering all facts; {@code args} become $1.. for snippets that need values. */
     public static Cmd command(List<Fact<?>> facts, String... args) {
+        byte[] b = new byte[6];
+        RANDOM.nextBytes(b);
+        String mark = MARK + java.util.HexFormat.of().formatHex(b) + " ";
         StringBuilder sb = new StringBuilder("exec 2>/dev/null; export LC_ALL=C\n").append(READ_FILES).append('\n');
         for (Fact<?> f : facts) {
-            sb.append("echo '").append(MARK).append(f.name()).append("'\n");
+            sb.append("echo '").append(mark).append(f.name()).append("'\n");
             sb.append("{ ").append(f.shell()).append("\n} || true\n");
         }
         return Cmd.script(sb.toString(), args);
     }
 
-    /** Section name -> raw text printed by that section. */
+    /**
+     * Section name -> raw text printed by that section. The first line that starts with
+     * {@link #MARK} gives the script's tag (up to its first space); only lines with that same tag
+     * start sections.
+     */
     public static Map<String, String> split(String stdout) {
         Map<String, String> out = new LinkedHashMap<>();
         String current = null;
+        String mark = null;
         StringBuilder buf = new StringBuilder();
         String text = stdout.endsWith("\n") ? stdout.substring(0, stdout.length() - 1) : stdout;
         for (String line : text.split("\n", -1)) {
-            if (line.startsWith(MARK)) {
+            if (mark == null && line.startsWith(MARK) && line.indexOf(' ') > 0) mark = line.substring(0, line.indexOf(' ') + 1);
+            if (mark != null && line.startsWith(mark)) {
                 if (current != null) out.put(current, buf.toString());
-                current = line.substring(MARK.length()).strip();
+                current = line.substring(mark.length()).strip();
                 buf.setLength(0);
             } else if (current != null) {
                 buf.append(line).append('\n');

@@ -108,4 +108,19 @@ class FactShellTest {
         String out = sh(FactScript.READ_FILES + "\nrd a missing dir b", tmp);
         assertEquals("one\n  two with  spaces\t\n\nlast\nb\\x\n", out);
     }
+
+    @Test
+    void aFileThatLooksLikeASectionMarkerStaysContent(@TempDir Path tmp) throws Exception {
+        // a host file written to pass for another section of the read (any tag a script could have)
+        write(tmp.resolve("forged"), "real line\n@@rocectl-section@@ hostname\nforged-name\n"
+                + "@@rocectl-section@@0123456789ab hostname\nforged-too\n");
+        Fact<String> file = new Fact<>("forged", "rd forged", s -> s);
+        Fact<String> name = new Fact<>("hostname", "echo real-name", String::strip);
+        String out = sh(FactScript.command(List.of(file, name)).argv().get(2), tmp);
+        Map<String, String> s = FactScript.split(out);
+        assertEquals("real line\n@@rocectl-section@@ hostname\nforged-name\n@@rocectl-section@@0123456789ab hostname\nforged-too\n",
+                s.get("forged"), "the file's lines are the file's");
+        assertEquals("real-name", FactScript.get(s, name));
+        assertEquals(2, s.size());
+    }
 }
