@@ -49,17 +49,27 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
     public static HostNics read(Connection conn, Duration timeout, Function<String, Object> setting,
                                 Map<String, Object> vars, boolean needNics, List<Fact<?>> extra, String... args)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        List<Fact<?>> all = facts(conn);
+        List<Fact<?>> all = facts(conn, true);
         for (Fact<?> f : extra) if (!all.contains(f)) all.add(f);
         Read got = snapshotText(conn, timeout, all, List.of(args));
         return of(got, setting, vars, needNics);
     }
 
-    /** Facts every read carries on this connection. */
-    private static List<Fact<?>> facts(Connection conn) {
+    /**
+     * As {@link #read}, for the prober: the snapshot and the selection without the files only the
+     * RoCE modules use ({@link #SHARED_ROOT}), so a probe of many hosts reads no more than it needs.
+     */
+    public static HostNics readNics(Connection conn, Duration timeout, Function<String, Object> setting,
+                                    Map<String, Object> vars, boolean needNics)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        return of(snapshotText(conn, timeout, facts(conn, false), List.of()), setting, vars, needNics);
+    }
+
+    /** Facts every read carries on this connection ({@code moduleFiles}: and the root-only ones, for a root login). */
+    private static List<Fact<?>> facts(Connection conn, boolean moduleFiles) {
         List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);
         all.addAll(SHARED);
-        if ("root".equals(conn.user())) all.addAll(SHARED_ROOT);
+        if (moduleFiles && "root".equals(conn.user())) all.addAll(SHARED_ROOT);
         return all;
     }
 
@@ -87,7 +97,7 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
     public static After readAfter(Connection conn, Duration timeout, Function<String, Object> setting,
                                   Map<String, Object> vars, Before before)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        List<Fact<?>> all = facts(conn);
+        List<Fact<?>> all = facts(conn, true);
         String read = FactScript.command(all).argv().get(2);
         String script = "(\n" + before.script() + "\n)\nprintf '\\n%s%s\\n' '" + THEN + "' \"$?\"\n" + read;
         long started = conn.commandsStarted();

@@ -75,7 +75,7 @@ public final class Endpoints {
     private static Object one(String host, Map<String, Object> vars, ConnectionPool pool, Duration timeout)
             throws InterruptedException {
         try {
-            HostNics h = HostNics.read(pool.get(host), timeout, vars::get, vars, true, List.of());
+            HostNics h = HostNics.readNics(pool.get(host), timeout, vars::get, vars, true);
             List<NicEndpoint> out = new ArrayList<>();
             for (RoceNic n : h.sel().nics()) {
                 out.add(new NicEndpoint(host, n.name(), n.ip(), n.prefix(), n.mac(),

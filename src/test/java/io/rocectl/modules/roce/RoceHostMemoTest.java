@@ -120,4 +120,18 @@ class RoceHostMemoTest {
         assertFalse(b.sections().containsKey(Facts.NCCL_CONF.name()), "the stale file is not offered: its reader reads it");
         assertTrue(b.sections().containsKey("host_files"));
     }
+
+    @Test
+    void theProbersReadLeavesOutTheModulesFiles() throws Exception {
+        LocalConnection c = new LocalConnection("h1");
+        assumeTrue("root".equals(c.user()), "the modules' files ride along for a root login only");
+        TaskContext t = ctx(c);
+        io.rocectl.nic.HostNics h = io.rocectl.nic.HostNics.readNics(c, Duration.ofSeconds(20), n -> RoceHost.setting(t, n),
+                t.vars(), false);
+        assertFalse(h.sections().containsKey("host_files") || h.sections().containsKey(Facts.NCCL_CONF.name()));
+        assertTrue(h.sections().containsKey(Facts.NEIGH.name()), "the shared facts are there");
+        RoceHost m = RoceHost.gatherAllowingNone(t);
+        assertEquals(1, c.commandsStarted(), "a module's gather after it reuses it");
+        assertFalse(m.sections().containsKey("host_files"), "and reads its files for itself");
+    }
 }
