@@ -1,7 +1,6 @@
 package io.rocectl.playbook;
 
 import io.rocectl.error.InputError;
-import io.rocectl.module.ModuleRegistry;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.EnvConnection;
 import io.rocectl.transport.LocalConnection;
@@ -28,9 +27,7 @@ class EnvironmentKeywordTest {
     @TempDir Path dir;
 
     private Playbook load(String yaml) throws Exception {
-        Path p = dir.resolve("pb.yaml");
-        Files.writeString(p, yaml);
-        return new PlaybookLoader(ModuleRegistry.builtin()).load(p);
+        return PlaybookText.load(dir, yaml);
     }
 
     @Test

@@ -1,12 +1,10 @@
 package io.rocectl.playbook;
 
 import io.rocectl.error.InputError;
-import io.rocectl.module.ModuleRegistry;
 import io.rocectl.template.Templar;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +18,7 @@ class WithLoopsTest {
     @TempDir Path dir;
 
     private Playbook load(String yaml) throws Exception {
-        Path p = dir.resolve("pb.yaml");
-        Files.writeString(p, yaml);
-        return new PlaybookLoader(ModuleRegistry.builtin()).load(p);
+        return PlaybookText.load(dir, yaml);
     }
 
     @Test

@@ -32,12 +32,6 @@ import java.util.List;
  * one that is already firing to finish.
  */
 public final class CommitConfirm {
-    /**
-     * The sleeper's {@code $0}, so {@code ps} shows what it is. Before killing its PID the script
-     * checks that the process's argv holds the marker's path, which holds the run's token.
-     */
-    static final String TAG = "rocectl-rollback";
-
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** How long the new connection of {@link #confirm} may take to bring the SSH greeting. */
@@ -78,7 +72,7 @@ public final class CommitConfirm {
         }
     }
 
-    /** The timers' script: {@code arm}, {@code disarm}, {@code older} (see the resource's header). */
+    /** The timers' script: {@code apply}, {@code disarm}, {@code older} (see the resource's header). */
     private static final String SCRIPT = ShellResource.text(CommitConfirm.class, "commit-confirm.sh");
 
     private CommitConfirm() {}
@@ -88,15 +82,6 @@ public final class CommitConfirm {
         byte[] b = new byte[8];
         RANDOM.nextBytes(b);
         return HexFormat.of().formatHex(b);
-    }
-
-    public static Armed arm(TaskContext ctx, List<String> undo, int seconds)
-            throws TransportException, CommandTimeoutException, InterruptedException {
-        String token = newToken();
-        ExecResult r = ctx.runOk(Cmd.script(SCRIPT, "arm", String.valueOf(seconds), token).withStdin(String.join("\n", undo) + "\n"));
-        String[] p = r.stdout().strip().split("\\s+");
-        if (p.length != 2) throw new ModuleException("cannot arm the rollback: unexpected output '" + r.stdout() + "'");
-        return new Armed(Integer.parseInt(p[0]), p[1], seconds, token);
     }
 
     /** The line of {@code apply}'s stdin between the undo and the batch. */

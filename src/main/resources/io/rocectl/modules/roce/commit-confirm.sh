@@ -1,9 +1,10 @@
 # shellcheck shell=sh
 # Commit-confirmed rollback timers (CommitConfirm). $1 is the action:
-#   arm SECONDS TOKEN    undo on stdin; prints "PID MARKER"
-#   apply SECONDS TOKEN  as arm, then the change in the same command: stdin is the undo, a line
-#                        @@rocectl-batch@@, then the batch for "ip -batch -"; prints "PID MARKER"
-#                        and exits as ip does (nothing runs when arming fails)
+#   apply SECONDS TOKEN  arms the timer, then makes the change in the same command: stdin is the
+#                        undo, a line @@rocectl-batch@@, then the batch for "ip -batch -"; prints
+#                        "PID MARKER" and exits as ip does (nothing runs when arming fails). The
+#                        sleeper's $0 is rocectl-rollback (for ps); stop() checks that its argv
+#                        holds the marker's path, which holds the run's token.
 #   disarm TOKEN MARKER [FILE]
 #                        prints disarmed (marker was there), fired (the rollback ran or runs),
 #                        gone (another run removed it); with FILE, once disarmed, writes stdin to
@@ -31,7 +32,7 @@ n=$(readlink /proc/self/ns/net 2>/dev/null | tr -cd 0-9) || n=
 action=$1
 shift
 case $action in
-arm|apply)
+apply)
   set -e
   case $2 in ''|*[!0-9a-f]*) echo "bad token '$2'" >&2; exit 2;; esac
   # /run/rocectl when this user may own it (root), else /tmp/rocectl
@@ -39,18 +40,15 @@ arm|apply)
   { mkdir -p "$d" && chmod 700 "$d"; } 2>/dev/null || { d=/tmp/rocectl; mkdir -p "$d"; chmod 700 "$d"; }
   d="$d/rollback-net$n"; mkdir -p "$d"
   f="$d/rollback.$2"
-  if [ "$action" = arm ]; then (set -C; cat > "$f")
-  else
-    # the undo ends at the separator line; read (one byte at a time) leaves the batch to ip
-    (set -C; while IFS= read -r l && [ "$l" != @@rocectl-batch@@ ]; do printf '%s\n' "$l"; done > "$f")
-  fi
+  # the undo ends at the separator line; read (one byte at a time) leaves the batch to ip
+  (set -C; while IFS= read -r l && [ "$l" != @@rocectl-batch@@ ]; do printf '%s\n' "$l"; done > "$f")
   ipbin=$(command -v ip)
   s=; command -v setsid >/dev/null 2>&1 && s=setsid
   # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
   $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin" </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
-  [ "$action" = arm ] || exec "$ipbin" -batch -
+  exec "$ipbin" -batch -
   ;;
 disarm)
   case $1 in ''|*[!0-9a-f]*) echo "bad token '$1'" >&2; exit 2;; esac

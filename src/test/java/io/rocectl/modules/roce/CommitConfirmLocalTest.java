@@ -110,7 +110,7 @@ class CommitConfirmLocalTest {
         assertFalse(Files.exists(applied), "nothing was rolled back");
 
         // a timer that fired: no file is written
-        CommitConfirm.Armed b = CommitConfirm.arm(ctx(null), List.of("rule del pref 1001"), 1);
+        CommitConfirm.Armed b = arm(ctx(null), List.of("rule del pref 1001"), 1);
         Path done = Path.of(b.file() + ".done");
         for (int i = 0; i < 100 && !Files.exists(done); i++) Thread.sleep(100);
         Path other = tmp.resolve("other.conf");
@@ -135,7 +135,7 @@ class CommitConfirmLocalTest {
 
     @Test
     void aDisarmedTimerNeverFires() throws Exception {
-        CommitConfirm.Armed a = CommitConfirm.arm(ctx(null), List.of("rule del from 10.0.0.1 table 101"), 30);
+        CommitConfirm.Armed a = arm(ctx(null), List.of("rule del from 10.0.0.1 table 101"), 30);
         assertTrue(a.file().endsWith("/rollback-net" + inode + "/rollback." + a.token()), a.file());
         assertTrue(alive(a.pid()), "the sleeper runs");
         assertEquals("rule del from 10.0.0.1 table 101\n", Files.readString(Path.of(a.file())), "the undo is saved");
@@ -149,7 +149,7 @@ class CommitConfirmLocalTest {
 
     @Test
     void anUnconfirmedChangeIsRolledBackByTheHost() throws Exception {
-        CommitConfirm.Armed a = CommitConfirm.arm(ctx(null), List.of("route del 10.0.0.0/24 table 101"), 1);
+        CommitConfirm.Armed a = arm(ctx(null), List.of("route del 10.0.0.0/24 table 101"), 1);
         Path done = Path.of(a.file() + ".done");
         for (int i = 0; i < 100 && !Files.exists(done); i++) Thread.sleep(100);
         assertTrue(Files.exists(done), "the timer fired and finished");
@@ -159,7 +159,7 @@ class CommitConfirmLocalTest {
 
     @Test
     void anOlderRunsTimerIsListedInCheckModeAndDisarmedOtherwise() throws Exception {
-        CommitConfirm.Armed old = CommitConfirm.arm(ctx(null), List.of("rule del pref 1000"), 60);
+        CommitConfirm.Armed old = arm(ctx(null), List.of("rule del pref 1000"), 60);
         CommitConfirm.Older listed = CommitConfirm.disarmOlder(ctx(null), true);
         assertEquals(List.of(old.token()), listed.disarmed());
         assertTrue(Files.exists(Path.of(old.file())), "check mode leaves it armed");
@@ -174,7 +174,7 @@ class CommitConfirmLocalTest {
 
     @Test
     void aDisarmChecksItsToken() throws Exception {
-        CommitConfirm.Armed a = CommitConfirm.arm(ctx(null), List.of("rule del pref 1000"), 30);
+        CommitConfirm.Armed a = arm(ctx(null), List.of("rule del pref 1000"), 30);
         CommitConfirm.Armed forged = new CommitConfirm.Armed(a.pid(), a.file(), 30, "0123456789abcdef");
         try {
             CommitConfirm.disarm(ctx(null), forged);
@@ -196,5 +196,11 @@ class CommitConfirmLocalTest {
         assertTrue(why.contains("connection refused"), why);
         String exit = CommitConfirm.confirm(ctx(() -> new LocalConnection("local", List.of("sh", "-c", "exit 7", "sh"))));
         assertEquals("'true' exited 7 on the new connection", exit);
+    }
+
+    /** A timer armed by the command that also applies an (empty) change, as roce_routing arms its own. */
+    static CommitConfirm.Armed arm(TaskContext ctx, java.util.List<String> undo, int seconds) throws Exception {
+        return CommitConfirm.armAndApply(ctx, CommitConfirm.newToken(), undo, java.util.List.of(), seconds,
+                java.time.Duration.ofSeconds(20)).armed();
     }
 }

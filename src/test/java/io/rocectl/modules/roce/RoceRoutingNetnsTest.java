@@ -119,7 +119,7 @@ class RoceRoutingNetnsTest {
     void aLaterRunDisarmsTheTimerOfARunThatDied() throws Exception {
         io.rocectl.module.TaskContext ctx = ns.ctx(Map.of(), vars, false, ns.reconnect());
         io.rocectl.op.RoutingPlan killed = RoceRoutingModule.plan(ctx, RoceHost.gather(ctx));
-        CommitConfirm.Armed orphan = CommitConfirm.arm(ctx, killed.undo(), 3);
+        CommitConfirm.Armed orphan = arm(ctx, killed.undo(), 3);
         ns.track(orphan.pid());
         ns.trackFile(orphan.file());
         assertTrue(Files.exists(java.nio.file.Path.of(orphan.file())), orphan.toString());
@@ -144,8 +144,8 @@ class RoceRoutingNetnsTest {
     @Test
     void aDisarmChecksItsToken() throws Exception {
         io.rocectl.module.TaskContext ctx = ns.ctx(Map.of(), vars, false, ns.reconnect());
-        CommitConfirm.Armed a = CommitConfirm.arm(ctx, java.util.List.of("rule del priority 1234"), 30);
-        CommitConfirm.Armed b = CommitConfirm.arm(ctx, java.util.List.of("rule del priority 1235"), 30);
+        CommitConfirm.Armed a = arm(ctx, java.util.List.of("rule del priority 1234"), 30);
+        CommitConfirm.Armed b = arm(ctx, java.util.List.of("rule del priority 1235"), 30);
         for (CommitConfirm.Armed x : new CommitConfirm.Armed[] {a, b}) {
             ns.track(x.pid());
             ns.trackFile(x.file());
@@ -158,5 +158,11 @@ class RoceRoutingNetnsTest {
         assertEquals(CommitConfirm.Disarm.GONE, CommitConfirm.disarm(ctx, a));
         assertTrue(Files.exists(java.nio.file.Path.of(b.file())), "b still armed");
         assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx, b));
+    }
+
+    /** A timer armed by the command that also applies an (empty) change, as roce_routing arms its own. */
+    static CommitConfirm.Armed arm(io.rocectl.module.TaskContext ctx, java.util.List<String> undo, int seconds) throws Exception {
+        return CommitConfirm.armAndApply(ctx, CommitConfirm.newToken(), undo, java.util.List.of(), seconds,
+                java.time.Duration.ofSeconds(20)).armed();
     }
 }
