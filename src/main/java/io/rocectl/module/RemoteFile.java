@@ -68,8 +68,7 @@ public final class RemoteFile {
      * $1 path, $2 mode; content on stdin: into a temporary beside the path (its mode from its
      * creation when the umask can give it), then renamed over the path.
      */
-    private static final String WRITE = TEMP + "\nset -e\ntemp_beside \"$1\" \"$2\"\ntrap 'rm -f \"$t\"' EXIT\n"
-            + "cat > \"$t\"\n[ -z \"$tb_chmod\" ] || chmod \"$tb_chmod\" \"$t\"\nmv -f -- \"$t\" \"$1\"\ntrap - EXIT";
+    private static final String WRITE = TEMP + "\n" + ShellResource.text(RemoteFile.class, "remote-file-write.sh");
 
     /** $1 path, $2 mode (file) or target (link), $3 file|link; content on stdin. Prints the temp's path. */
     private static final String STAGE = ShellResource.text(RemoteFile.class, "remote-file-stage.sh");

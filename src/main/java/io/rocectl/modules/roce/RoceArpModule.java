@@ -14,6 +14,7 @@ import io.rocectl.op.ArpPlanner;
 import io.rocectl.op.RoceNic;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.ShellResource;
 import io.rocectl.transport.TransportException;
 
 import java.nio.charset.StandardCharsets;
@@ -58,17 +59,8 @@ public final class RoceArpModule implements Module {
         return v == null || v.toString().isBlank() ? null : Values.toInt(v, 0, arg);
     }
 
-    /** Live values "path value" on stdin, written under /proc/sys; then a neighbour flush of each NIC in $@. */
-    static final String LIVE = "set -e\nwhile read -r p v; do printf '%s\\n' \"$v\" > \"/proc/sys/$p\"; done\n"
-            + "for d in \"$@\"; do ip -4 neigh flush dev \"$d\"; done";
-
-    /**
-     * {@link #LIVE} after writing $2 to the file $1 by an atomic rename (mode 0644; nothing when $1
-     * is empty); the NICs to flush follow as $3...
-     */
-    static final String APPLY = "set -e\nif [ -n \"$1\" ]; then\n"
-            + "  mkdir -p -- \"${1%/*}\"; t=$(mktemp \"$1.rocectl.XXXXXX\"); trap 'rm -f \"$t\"' EXIT\n"
-            + "  printf '%s' \"$2\" > \"$t\"; chmod 0644 \"$t\"; mv -f -- \"$t\" \"$1\"; trap - EXIT\nfi\nshift 2\n" + LIVE;
+    /** The change: the file ($1, content $2, or nothing), the live values on stdin, the flush of $3... (see the resource). */
+    static final String APPLY = ShellResource.text(RoceArpModule.class, "arp-apply.sh");
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
@@ -105,7 +97,9 @@ public final class RoceArpModule implements Module {
             }
         } else {
             if (p.fileChange()) RemoteFile.writeAtomic(ctx, file, p.fileContent(), "0644");
-            if (!p.live().isEmpty()) ctx.runOk(Cmd.script(LIVE, flushed).withStdin(in.toString()));
+            List<String> args = new ArrayList<>(List.of("", ""));
+            args.addAll(flushed);
+            if (!p.live().isEmpty()) ctx.runOk(Cmd.script(APPLY, args).withStdin(in.toString()));
         }
         return ModuleResult.changed("set " + p.live().size() + " live value(s)" + (p.fileChange() ? ", wrote " + file : "")
                 + (flush ? ", flushed neighbours of " + String.join(",", p.flush()) : "")).withData(data).withDiff(diff);

@@ -44,13 +44,17 @@ class RoceArpApplyTest {
      * (the read after {@link HostNics#THEN}); another login sends them one by one.
      */
     static boolean wroteFile(Call c) {
-        return c.script().contains(HostNics.THEN) ? !c.scriptArgs().get(0).isEmpty()
-                : c.script().contains("mktemp");
+        return c.script().contains(HostNics.THEN) ? !c.scriptArgs().get(0).isEmpty() : atomicWrite(c);
     }
 
-    /** The NICs a call flushed. */
+    /** RemoteFile.writeAtomic's command. */
+    static boolean atomicWrite(Call c) {
+        return c.script().contains("temp_beside");
+    }
+
+    /** The NICs a call flushed (the change's $3...). */
     static List<String> flushed(Call c) {
-        return c.script().contains(HostNics.THEN) ? c.scriptArgs().subList(2, c.scriptArgs().size()) : c.scriptArgs();
+        return c.scriptArgs().subList(2, c.scriptArgs().size());
     }
 
     static FakeHost host(State st, String user) {
@@ -91,7 +95,7 @@ class RoceArpApplyTest {
         });
         h.on(c -> c.script().contains("rocectl-section") || String.join(" ", c.argv()).contains("rocectl-section"),
                 c -> FakeHost.ok(gather.get()));
-        h.on(c -> c.script().contains("mktemp"), c -> {
+        h.on(RoceArpApplyTest::atomicWrite, c -> {
             assertEquals(RoceArpModule.DEFAULT_FILE, c.scriptArgs().get(0));
             st.file = c.stdin();
             return FakeHost.ok("");
