@@ -5,21 +5,38 @@ public final class Ipv4 {
     private Ipv4() {}
 
     public static boolean isIpv4(String s) {
-        if (s == null) return false;
-        String[] p = s.split("\\.", -1);
-        if (p.length != 4) return false;
-        for (String x : p) {
-            if (x.isEmpty() || x.length() > 3 || !x.chars().allMatch(Character::isDigit)) return false;
-            if (Integer.parseInt(x) > 255) return false;
-        }
-        return true;
+        return parse(s) >= 0;
     }
 
     public static long toLong(String ip) {
-        if (!isIpv4(ip)) throw new IllegalArgumentException("not an IPv4 address: " + ip);
-        long v = 0;
-        for (String x : ip.split("\\.")) v = (v << 8) | Integer.parseInt(x);
+        long v = parse(ip);
+        if (v < 0) throw new IllegalArgumentException("not an IPv4 address: " + ip);
         return v;
+    }
+
+    /**
+     * The address as a number, or -1 when {@code s} is not four dot-separated fields of one to three
+     * ASCII digits, each at most 255. One pass, no allocation: the route checks call it per pair.
+     */
+    static long parse(String s) {
+        if (s == null) return -1;
+        long v = 0;
+        int fields = 0, digits = 0, field = 0;
+        for (int i = 0, n = s.length(); i <= n; i++) {
+            char c = i < n ? s.charAt(i) : '.';
+            if (c >= '0' && c <= '9') {
+                if (++digits > 3) return -1;
+                field = field * 10 + (c - '0');
+            } else if (c == '.') {
+                if (digits == 0 || field > 255 || ++fields > 4) return -1;
+                v = (v << 8) | field;
+                digits = 0;
+                field = 0;
+            } else {
+                return -1;
+            }
+        }
+        return fields == 4 ? v : -1;
     }
 
     public static String fromLong(long v) {
@@ -44,8 +61,9 @@ public final class Ipv4 {
     public static boolean contains(String cidr, String ip) {
         String[] p = cidr.strip().split("/");
         int prefix = p.length > 1 ? Integer.parseInt(p[1]) : 32;
-        if (!isIpv4(p[0]) || !isIpv4(ip) || prefix < 0 || prefix > 32) return false;
-        return (toLong(p[0]) & mask(prefix)) == (toLong(ip) & mask(prefix));
+        long net = parse(p[0]), addr = parse(ip);
+        if (net < 0 || addr < 0 || prefix < 0 || prefix > 32) return false;
+        return (net & mask(prefix)) == (addr & mask(prefix));
     }
 
     /** Validates "a.b.c.d/n"; returns null when fine, else a reason. */

@@ -35,7 +35,12 @@ public final class RemoteFile {
     /** As {@link #writeAtomic(TaskContext, String, String, String)}, for binary content. */
     public static void writeAtomic(TaskContext ctx, String path, byte[] content, String mode)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        ctx.runOk(Cmd.script(WRITE, path, mode).withStdin(content));
+        String text = worldReadable(mode) ? inlineText(content) : null;
+        if (text != null && io.rocectl.transport.ShellQuote.quote(text).length() <= INLINE_CHARS) {
+            ctx.runOk(Cmd.script(WRITE, path, mode, text));   // on the command line: written by printf
+        } else {
+            ctx.runOk(Cmd.script(WRITE, path, mode).withStdin(content));
+        }
     }
 
     /** One entry of {@link #replaceAll}: a file to write, a symlink to make, or a path to remove. */
@@ -62,7 +67,12 @@ public final class RemoteFile {
     }
 
     /** {@code temp_beside PATH MODE}: a new temporary file beside PATH (see the resource). */
-    private static final String TEMP = ShellResource.text(RemoteFile.class, "remote-file-temp.sh");
+    /**
+     * The shell function {@code temp_beside PATH MODE} (remote-file-temp.sh): a script that writes a
+     * file atomically puts this text before its own and gets its temporary file without a process
+     * in the usual case.
+     */
+    public static final String TEMP = ShellResource.text(RemoteFile.class, "remote-file-temp.sh");
 
     /**
      * $1 path, $2 mode; content on stdin: into a temporary beside the path (its mode from its
@@ -88,6 +98,13 @@ public final class RemoteFile {
     static final int ONE_COMMAND_BYTES = 4 << 20;
 
     /**
+     * At most this many characters of quoted content go on the command line instead of stdin
+     * ({@link #replaceAll}): written there by the shell's printf, they need no dd. The whole
+     * command line is one argument of the login shell, which Linux caps at 128 KiB.
+     */
+    static final int INLINE_CHARS = 32 << 10;
+
+    /**
      * Applies several file changes as one: every new file and link is first written to a temp
      * beside its path (a failure there removes the temps: nothing changed), then all are renamed
      * into place by a step that puts everything back when one fails. A configuration made of
@@ -107,18 +124,50 @@ public final class RemoteFile {
         }
         java.util.List<String> args = new java.util.ArrayList<>();
         java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream((int) bytes);
+        int inline = INLINE_CHARS;
         for (Change c : changes) {
             switch (c.kind()) {
                 case REMOVE -> args.addAll(java.util.List.of("del", c.path(), "-", "-"));
                 case LINK -> args.addAll(java.util.List.of("link", c.path(), c.linkTarget(), "-"));
                 case WRITE -> {
-                    args.addAll(java.util.List.of("put", c.path(), c.mode(), String.valueOf(c.content().length)));
-                    in.writeBytes(c.content());
+                    String text = worldReadable(c.mode()) ? inlineText(c.content()) : null;
+                    int quoted = text == null ? Integer.MAX_VALUE : io.rocectl.transport.ShellQuote.quote(text).length();
+                    if (quoted <= inline) {
+                        inline -= quoted;
+                        args.addAll(java.util.List.of("text", c.path(), c.mode(), text));
+                    } else {
+                        args.addAll(java.util.List.of("put", c.path(), c.mode(), String.valueOf(c.content().length)));
+                        in.writeBytes(c.content());
+                    }
                 }
             }
         }
         ExecResult r = ctx.run(Cmd.script(TEMP + "\n" + STAGE_ALL + "\n" + COMMIT, args).withStdin(in.toByteArray()));
         if (!r.ok()) throw new ModuleException(r.stderr().strip());
+    }
+
+    /**
+     * Whether a numeric mode lets every user read the file: only then may its content travel as an
+     * argument, which other users of the host can see in the process list while the command runs.
+     */
+    static boolean worldReadable(String mode) {
+        return mode != null && mode.matches("[0-7]{3,4}") && ((mode.charAt(mode.length() - 1) - '0') & 4) != 0;
+    }
+
+    /**
+     * The content as text that reaches the host byte for byte as an argument: strict UTF-8 (what
+     * the command line is encoded in) without NUL (which ends an argument), else null.
+     */
+    static String inlineText(byte[] content) {
+        for (byte b : content) if (b == 0) return null;
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(content)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return null;
+        }
     }
 
     /** {@link #replaceAll} for large contents: a command per staged file, then the commit. */

@@ -43,9 +43,12 @@ public final class RouteCheck {
     /** One line per probe whose answer is missing or uses another dev or table. */
     public static List<String> wrong(List<Probe> probes, List<RouteGet> answers) {
         List<String> out = new ArrayList<>();
+        // the first answer for each (peer, source): one lookup per probe, not a scan of all answers
+        record Question(String dst, String from) {}
+        java.util.Map<Question, RouteGet> byQuestion = new java.util.HashMap<>();
+        for (RouteGet x : answers) byQuestion.putIfAbsent(new Question(x.dst(), x.from()), x);
         for (Probe p : probes) {
-            RouteGet a = answers.stream().filter(x -> x.dst().equals(p.peer()) && x.from().equals(p.nic().ip()))
-                    .findFirst().orElse(null);
+            RouteGet a = byQuestion.get(new Question(p.peer(), p.nic().ip()));
             if (a == null) {
                 out.add(p.nic().name() + ": " + p.peer() + " from " + p.nic().ip() + ": no route");
             } else if (!a.dev().equals(p.nic().name()) || a.table() != p.table()) {

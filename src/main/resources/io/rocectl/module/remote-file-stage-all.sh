@@ -3,6 +3,7 @@
 # "$@" for remote-file-commit.sh, which follows this text in the same script. Arguments are
 # quadruples KIND PATH ARG LENGTH:
 #   put PATH MODE LENGTH   LENGTH bytes of content follow on stdin, in argument order
+#   text PATH MODE CONTENT the content itself (text without NUL), written by printf: no process
 #   link PATH TARGET -     a symbolic link to TARGET
 #   del PATH - -           PATH is removed
 # Each put's bytes are read with dd, exactly LENGTH of them and nothing past them, into a
@@ -39,6 +40,8 @@ while [ $# -ge 4 ]; do
     temps="$temps$t$nl"
     if [ "$k" = link ]; then
       { rm -f -- "$t" && ln -s -- "$a" "$t"; } || fail="cannot make the link $p"
+    elif [ "$k" = text ]; then
+      { printf '%s' "$n" > "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; }; } || fail="cannot write $p"
     else
       { copy "$n" "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; }; } || fail="cannot write $p"
     fi

@@ -89,6 +89,25 @@ class FactParsersTest {
     }
 
     @Test
+    void ipv4ParserTakesOnlyDottedQuadsOfAsciiDigits() {
+        assertEquals(0x0A000001L, Ipv4.toLong("10.0.0.1"));
+        assertEquals(0xFFFFFFFFL, Ipv4.toLong("255.255.255.255"));
+        assertEquals(0L, Ipv4.toLong("0.0.0.0"));
+        assertEquals(0x0A080001L, Ipv4.toLong("010.008.0.001"), "leading zeros, three digits at most, read as decimal");
+        for (String bad : new String[] {"", "1.2.3", "1.2.3.4.5", "1.2.3.", ".1.2.3", "1..2.3", "256.1.1.1",
+                "1.2.3.4444", "1.2.3.-4", " 1.2.3.4", "1.2.3.4 ", "1.2.3.4/24", "a.b.c.d", "\u0661.2.3.4", "1.2.3.\uff14"}) {
+            assertFalse(Ipv4.isIpv4(bad), bad);
+            assertThrows(IllegalArgumentException.class, () -> Ipv4.toLong(bad), bad);
+        }
+        assertFalse(Ipv4.isIpv4(null));
+        assertTrue(Ipv4.contains("10.0.0.7", "10.0.0.7"), "a bare address is a /32");
+        assertFalse(Ipv4.contains("10.0.0.7", "10.0.0.8"));
+        assertTrue(Ipv4.contains(" 0.0.0.0/0 ", "192.0.2.1"));
+        assertFalse(Ipv4.contains("10.0.0.0/33", "10.0.0.1"));
+        assertFalse(Ipv4.contains("10.0.0.0/8", "10.0.0"));
+    }
+
+    @Test
     void factScriptSplitsSections() {
         Map<String, String> s = FactScript.split("junk\n@@rocectl-section@@ a\nx\ny\n@@rocectl-section@@ b\n@@rocectl-section@@ c\nz\n");
         assertEquals(Map.of("a", "x\ny\n", "b", "", "c", "z\n"), s);

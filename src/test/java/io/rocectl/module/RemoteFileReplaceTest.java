@@ -71,6 +71,59 @@ class RemoteFileReplaceTest {
         assertEquals(List.of(), leftovers(), "no temporary or backup left");
     }
 
+    /**
+     * Text travels on the command line and is written by the shell's printf: with neither dd nor cat
+     * on the host's PATH, text of awkward shapes still arrives byte for byte (so no process copied
+     * it), while binary content, which must go through dd, cannot be staged and changes nothing.
+     */
+    @Test
+    void textIsWrittenWithoutAProcessAndBinaryStillTakesDd() throws Exception {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        for (String tool : List.of("sh", "mkdir", "mv", "ln", "rm", "chmod", "mktemp", "cp")) {   // no dd, no cat
+            String where = new ProcessBuilder("sh", "-c", "command -v " + tool).start().inputReader().readLine();
+            Files.createSymbolicLink(bin.resolve(tool), Path.of(where));
+        }
+        TaskContext noDd = new TaskContext("local", new io.rocectl.transport.EnvConnection(new LocalConnection("local"),
+                Map.of("PATH", bin.toString())), Map.of(), Map.of(), false, false, false, Duration.ofSeconds(60), null);
+        String[] texts = {"", "no newline at the end", "two trailing newlines\n\n", "it's 100% \\n not a newline, $HOME `x` \"q\"\n",
+                "-n starts like an option\n", "\u00e9t\u00e9 \u4e2d\u6587 \ud83d\ude80\n", "\t\r\n\u0001control\n", "x".repeat(20_000)};
+        List<RemoteFile.Change> changes = new ArrayList<>();
+        for (int i = 0; i < texts.length; i++) {
+            changes.add(RemoteFile.Change.write(tmp.resolve("t/f" + i).toString(), texts[i], i % 2 == 0 ? "0644" : "0444"));
+        }
+        RemoteFile.replaceAll(noDd, changes);
+        for (int i = 0; i < texts.length; i++) {
+            Path f = tmp.resolve("t/f" + i);
+            assertArrayEquals(texts[i].getBytes(java.nio.charset.StandardCharsets.UTF_8), Files.readAllBytes(f), f.toString());
+            assertEquals(i % 2 == 0 ? "rw-r--r--" : "r--r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
+        }
+        // a file others may not read keeps its content off the command line (ps would show it): stdin, dd
+        List<RemoteFile.Change> secret = List.of(RemoteFile.Change.write(tmp.resolve("t/secret").toString(), "password\n", "0600"));
+        assertThrows(ModuleException.class, () -> RemoteFile.replaceAll(noDd, secret));
+        assertThrows(ModuleException.class, () -> RemoteFile.writeAtomic(noDd, tmp.resolve("t/secret").toString(), "password\n", "0640"));
+        RemoteFile.writeAtomic(noDd, tmp.resolve("t/public").toString(), "public\n", "0604");
+        assertEquals("public\n", Files.readString(tmp.resolve("t/public")));
+        assertFalse(Files.exists(tmp.resolve("t/secret")));
+        assertTrue(RemoteFile.worldReadable("644") && RemoteFile.worldReadable("0755") && !RemoteFile.worldReadable("0640")
+                && !RemoteFile.worldReadable("u=rw,o=r") && !RemoteFile.worldReadable(null));
+        // beyond the command line's share, text goes on stdin like binary: without dd it cannot be staged
+        for (byte[] content : List.of(bytes(100, 3), "y".repeat(RemoteFile.INLINE_CHARS).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+            List<RemoteFile.Change> one = List.of(RemoteFile.Change.write(tmp.resolve("t/f1").toString(), "replaced\n", "0644"),
+                    new RemoteFile.Change(RemoteFile.Change.Kind.WRITE, tmp.resolve("t/stdin").toString(), content, "0644", null));
+            String before = Files.readString(tmp.resolve("t/f1"));
+            ModuleException e = assertThrows(ModuleException.class, () -> RemoteFile.replaceAll(noDd, one));
+            assertTrue(e.getMessage().contains("no file changed"), e.getMessage());
+            assertEquals(before, Files.readString(tmp.resolve("t/f1")), "nothing changed");
+            assertFalse(Files.exists(tmp.resolve("t/stdin")) && content.length == 100, "nothing staged stays");
+            RemoteFile.replaceAll(ctx(), one);
+            assertArrayEquals(content, Files.readAllBytes(tmp.resolve("t/stdin")), "with dd it arrives");
+        }
+        assertEquals(List.of(), leftovers());
+        assertEquals(null, RemoteFile.inlineText(new byte[] {'a', 0, 'b'}), "a NUL cannot be an argument");
+        assertEquals(null, RemoteFile.inlineText(new byte[] {(byte) 0xc3, '(', '\n'}), "not UTF-8");
+        assertEquals("\u00e9", RemoteFile.inlineText("\u00e9".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     @Test
     void aChangeThatCannotBeStagedChangesNothing() throws Exception {
         Files.writeString(tmp.resolve("a"), "old a");

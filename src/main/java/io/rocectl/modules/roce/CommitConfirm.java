@@ -73,7 +73,8 @@ public final class CommitConfirm {
     }
 
     /** The timers' script: {@code apply}, {@code disarm}, {@code older} (see the resource's header). */
-    private static final String SCRIPT = ShellResource.text(CommitConfirm.class, "commit-confirm.sh");
+    private static final String SCRIPT = io.rocectl.module.RemoteFile.TEMP + "\n"
+            + ShellResource.text(CommitConfirm.class, "commit-confirm.sh");
 
     private CommitConfirm() {}
 

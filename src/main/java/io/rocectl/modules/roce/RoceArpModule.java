@@ -60,7 +60,7 @@ public final class RoceArpModule implements Module {
     }
 
     /** The change: the file ($1, content $2, or nothing), the live values on stdin, the flush of $3... (see the resource). */
-    static final String APPLY = ShellResource.text(RoceArpModule.class, "arp-apply.sh");
+    static final String APPLY = io.rocectl.module.RemoteFile.TEMP + "\n" + ShellResource.text(RoceArpModule.class, "arp-apply.sh");
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {

@@ -13,7 +13,9 @@
 #                        removed, sleeper killed; list only prints), "waited TOKEN" (it was firing,
 #                        waited until done, at most 10 s), "firing TOKEN" (still running after that)
 # Timers live in /run/rocectl/rollback-netINODE (else /tmp/rocectl/...), INODE the network
-# namespace's: the rules a timer undoes live there.
+# namespace's: the rules a timer undoes live there. temp_beside (remote-file-temp.sh) comes before
+# this text (the disarm's write).
+# shellcheck disable=SC2154 # t and tb_chmod are set by temp_beside
 
 # Kills the sleeper of marker $1 by the PID it recorded, if that PID still is the sleeper.
 # (The marker's path holds the run's random token: only that sleeper has it in its argv.)
@@ -28,17 +30,26 @@ stop() {
   rm -f -- "$1.pid"
 }
 
-n=$(readlink /proc/self/ns/net 2>/dev/null | tr -cd 0-9) || n=
+# The network namespace's inode, from "net:[INODE]", in $n (empty when unreadable).
+netns() {
+  n=$(readlink /proc/self/ns/net 2>/dev/null) || n=
+  n=${n#*\[}; n=${n%\]*}
+  case $n in *[!0-9]*) n=;; esac
+}
+
 action=$1
 shift
 case $action in
 apply)
   set -e
   case $2 in ''|*[!0-9a-f]*) echo "bad token '$2'" >&2; exit 2;; esac
-  # /run/rocectl when this user may own it (root), else /tmp/rocectl
+  netns
+  # /run/rocectl when this user may own it (root), else /tmp/rocectl; both directories mode 0700
   d=/run/rocectl
-  { mkdir -p "$d" && chmod 700 "$d"; } 2>/dev/null || { d=/tmp/rocectl; mkdir -p "$d"; chmod 700 "$d"; }
-  d="$d/rollback-net$n"; mkdir -p "$d"
+  # shellcheck disable=SC2174 # both directories are operands, so each one made gets the mode
+  { mkdir -p -m 700 -- "$d" "$d/rollback-net$n" && chmod 700 "$d"; } 2>/dev/null ||
+    { d=/tmp/rocectl; mkdir -p -m 700 -- "$d" "$d/rollback-net$n"; chmod 700 "$d"; }
+  d="$d/rollback-net$n"
   f="$d/rollback.$2"
   # the undo ends at the separator line; read (one byte at a time) leaves the batch to ip
   (set -C; while IFS= read -r l && [ "$l" != @@rocectl-batch@@ ]; do printf '%s\n' "$l"; done > "$f")
@@ -57,10 +68,12 @@ disarm)
   elif [ -e "$2.firing" ] || [ -e "$2.done" ]; then echo fired; exit 0
   else echo gone; exit 0; fi
   [ -n "${3:-}" ] || exit 0
-  mkdir -p -- "${3%/*}" && t=$(mktemp "$3.rocectl.XXXXXX") || exit 1
-  if cat > "$t" && chmod 0644 "$t" && mv -f -- "$t" "$3"; then :; else rm -f -- "$t"; echo "cannot write $3" >&2; exit 1; fi
+  temp_beside "$3" 0644 || { echo "cannot write $3" >&2; exit 1; }
+  if cat > "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; } && mv -f -- "$t" "$3"; then :
+  else rm -f -- "$t"; echo "cannot write $3" >&2; exit 1; fi
   ;;
 older)
+  netns
   for d in "/run/rocectl/rollback-net$n" "/tmp/rocectl/rollback-net$n"; do
     [ -d "$d" ] || continue
     for m in "$d"/rollback.*; do

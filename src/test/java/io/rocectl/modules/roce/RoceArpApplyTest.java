@@ -49,7 +49,7 @@ class RoceArpApplyTest {
 
     /** RemoteFile.writeAtomic's command. */
     static boolean atomicWrite(Call c) {
-        return c.script().contains("temp_beside");
+        return c.script().contains("RemoteFile.writeAtomic");
     }
 
     /** The NICs a call flushed (the change's $3...). */
@@ -97,7 +97,7 @@ class RoceArpApplyTest {
                 c -> FakeHost.ok(gather.get()));
         h.on(RoceArpApplyTest::atomicWrite, c -> {
             assertEquals(RoceArpModule.DEFAULT_FILE, c.scriptArgs().get(0));
-            st.file = c.stdin();
+            st.file = c.scriptArgs().size() > 2 ? c.scriptArgs().get(2) : c.stdin();
             return FakeHost.ok("");
         });
         h.on(c -> c.script().contains("while read -r p v"), c -> {

@@ -69,6 +69,7 @@ class RocePersistApplyTest {
                         disk.links.remove(p);
                     }
                     case "link" -> disk.links.put(p, a.get(i + 2));
+                    case "text" -> disk.files.put(p, a.get(i + 3));
                     default -> {
                         int n = Integer.parseInt(a.get(i + 3));
                         disk.files.put(p, new String(in, at, n, java.nio.charset.StandardCharsets.UTF_8));
