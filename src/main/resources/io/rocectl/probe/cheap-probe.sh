@@ -90,25 +90,31 @@ fping_src() { # $1 source address; targets in $tmp/t.$1
   while [ -s "$tmp/t.$1" ] && [ "$try" -le "$retries" ]; do
     try=$((try + 1))
     fping -q -S "$1" -c "$count" -p 200 -i "$ival" -t "$tmo" < "$tmp/t.$1" 2> "$tmp/o.$1" > /dev/null
-    # answered targets are final; silent ones are retried, and final after the last try
+    # answered targets are final; silent ones are retried, and final after the last try; with
+    # MTU on, the answered ones are also the MTU pings' targets: those of the first try in
+    # m.SRC.a, those first answered by a retry in m.SRC.b
     last=0
     [ "$try" -gt "$retries" ] && last=1
-    awk -v s="$1" -v last="$last" -v t="$tmp/t.$1" -v r="$tmp/res.$1" '
+    mf=
+    if [ "$mtu" = on ]; then
+      if [ "$try" -eq 1 ]; then mf=$tmp/m.$1.a; else mf=$tmp/m.$1.b; fi
+      [ -f "$mf" ] || : > "$mf"
+    fi
+    awk -v s="$1" -v last="$last" -v t="$tmp/t.$1" -v r="$tmp/res.$1" -v m="$mf" '
       BEGIN { printf "" > t }
       / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
-        if (x[2] + 0 > 0 || last + 0) print s, $1, x[1] + 0, x[2] + 0 >> r; else print $1 > t }' "$tmp/o.$1"
+        if (x[2] + 0 > 0) { print s, $1, x[1] + 0, x[2] + 0 >> r; if (m != "") print $1 >> m }
+        else if (last + 0) print s, $1, x[1] + 0, x[2] + 0 >> r
+        else print $1 > t }' "$tmp/o.$1"
     # after the first try, while the silent targets are retried: the MTU pings of the answered
     # ones and the bounded arping sample of the silent ones run beside the retries
     if [ "$try" -eq 1 ]; then
-      [ "$mtu" = on ] && { cp "$tmp/res.$1" "$tmp/r1.$1"; mtu_src "$1" "$tmp/r1.$1" a & }
+      [ "$mtu" = on ] && { mtu_src "$1" a & }
       [ "$arpf" != none ] && arp_sample "$1"
     fi
   done
   # targets first answered by a retry get their MTU ping now
-  if [ "$mtu" = on ] && [ "$try" -gt 1 ]; then
-    awk 'FILENAME ~ /\/r1\./ { seen[$2] = 1; next } !($2 in seen)' "$tmp/r1.$1" "$tmp/res.$1" > "$tmp/r2.$1"
-    [ -s "$tmp/r2.$1" ] && mtu_src "$1" "$tmp/r2.$1" b
-  fi
+  [ "$mtu" = on ] && [ -s "$tmp/m.$1.b" ] && mtu_src "$1" b
   wait
 }
 ping_pair() { # $1 src $2 dst $3 result file
@@ -122,22 +128,21 @@ ping_pair() { # $1 src $2 dst $3 result file
   printf '%s %s %s %s\n' "$1" "$2" "$sent" "$recv" > "$3"
 }
 # MTU (fping only): one don't-fragment fping per source address at its NIC's MTU to the targets
-# that answered the ordinary ping ($2: "src dst sent recv" lines), one echo each, the silent ones
-# tried once more with three; "src dst size recv" lines in $tmp/mtu.$1.$3
-mtu_src() { # $1 source address, $2 answered targets, $3 tag
+# that answered the ordinary ping ($tmp/m.$1.$2, one per line, written by fping_src), one echo
+# each, the silent ones tried once more with three; "src dst size recv" lines in $tmp/mtu.$1.$2
+mtu_src() { # $1 source address, $2 tag (a: answered the first try, b: a retry)
   rd "$tmp/nic.$1" ""; nic=$v
   rd "/sys/class/net/$nic/mtu" 0; size=$((v - 28))
   [ "$size" -gt 0 ] || return 0
-  awk '$4 > 0 { print $2 }' "$2" > "$tmp/m.$1.$3"
-  : > "$tmp/mtu.$1.$3"
+  : > "$tmp/mtu.$1.$2"
   mtry=0
-  while [ -s "$tmp/m.$1.$3" ] && [ "$mtry" -le 1 ]; do
+  while [ -s "$tmp/m.$1.$2" ] && [ "$mtry" -le 1 ]; do
     mtry=$((mtry + 1))
-    fping -q -M -b "$size" -S "$1" -c $((mtry * 2 - 1)) -p 200 -i "$ival" -t "$tmo" < "$tmp/m.$1.$3" 2> "$tmp/mo.$1.$3" > /dev/null
-    awk -v s="$1" -v z="$size" -v last="$((mtry > 1))" -v m="$tmp/m.$1.$3" -v r="$tmp/mtu.$1.$3" '
+    fping -q -M -b "$size" -S "$1" -c $((mtry * 2 - 1)) -p 200 -i "$ival" -t "$tmo" < "$tmp/m.$1.$2" 2> "$tmp/mo.$1.$2" > /dev/null
+    awk -v s="$1" -v z="$size" -v last="$((mtry > 1))" -v m="$tmp/m.$1.$2" -v r="$tmp/mtu.$1.$2" '
       BEGIN { printf "" > m }
       / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
-        if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0 >> r; else print $1 > m }' "$tmp/mo.$1.$3"
+        if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0 >> r; else print $1 > m }' "$tmp/mo.$1.$2"
   done
 }
 # ARP sample (with fping, after its first try; the arpings run in the background of the caller,
