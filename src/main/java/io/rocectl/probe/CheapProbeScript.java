@@ -43,9 +43,9 @@ public final class CheapProbeScript {
                 throw new IllegalArgumentException("bad probe options");
         }
 
-        /** 2 pings per try, 2 retries, 32 jobs, 1 s timeout, 2 ms fping interval, all cheap layers, 4 arpings per NIC. */
+        /** 2 pings per try, 2 retries, 32 jobs, 1 s timeout, 2 ms fping interval, all cheap layers, 2 arpings per NIC. */
         public static Options defaults() {
-            return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true, 4, true);
+            return new Options(2, 2, 32, 1000, 2, EnumSet.of(Layer.LINK, Layer.ROUTE, Layer.ARP, Layer.IP), true, 2, true);
         }
 
         /** Echo requests per pair per try ({@code fping -c}): more pings, more loss evidence per NIC. */
@@ -104,7 +104,8 @@ public final class CheapProbeScript {
      *
      * @param seed the source host's index in the probed cluster: it shifts which failed pairs each
      *             source NIC samples with arping, so that over all hosts every destination is sampled
-     *             (source NIC j of host h takes its failed pairs from position (h*K + j) * arpSamples on)
+     *             (source NIC j of host h takes its failed pairs from position (h*K + j) * arpSamples on;
+     *             the compact form instead starts at NIC j of the next host in the endpoint table)
      * @throws IllegalArgumentException on mixed source hosts or an unsafe NIC name / address
      */
     public static Cmd command(List<ProbePair> pairs, List<String> stateNics, Options o, int seed) {

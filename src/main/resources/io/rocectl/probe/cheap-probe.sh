@@ -37,10 +37,12 @@ trap 'exit 130' INT TERM
 has() { case $layers in *,$1,*) return 0 ;; esac; return 1; }
 # one pass over stdin: the pairs, route lookups, the NIC list, the source addresses, each
 # source's targets
-# (pairs file: "NIC SRC DST DST_MAC SAME_HOST"; the last two are "-" for explicit pairs)
+# (pairs file: "NIC SRC DST DST_MAC SAME_HOST DST_INDEX"; the last three are "-" for explicit
+# pairs; in the compact form DST_INDEX is the destination's line in the endpoint table, and
+# $tmp/own holds "SRC ITS_INDEX THIS_HOSTS_NIC_COUNT TABLE_LINES" for the ARP sample)
 awk -v d="$tmp" -v self="$seed" '
-  function pair(nic, src, dst, mac, same) {
-    print nic, src, dst, mac, same > (d "/pairs")
+  function pair(nic, src, dst, mac, same, di) {
+    print nic, src, dst, mac, same, di > (d "/pairs")
     print "route get " dst " from " src > (d "/rb")
     if (!(nic in n)) { n[nic] = 1; print nic > (d "/nics") }
     if (!(src in s)) { s[src] = 1; print src > (d "/srcs"); print src, ns++ > (d "/sj"); print nic > (d "/nic." src) }
@@ -51,22 +53,23 @@ awk -v d="$tmp" -v self="$seed" '
     if ($2 == self) { own[++on] = en; if ($7) me = 1 }
     next }
   NF == 1 && !($1 in n) { n[$1] = 1; print $1 > (d "/nics") }
-  NF == 3 { pair($1, $2, $3, "-", "-") }
+  NF == 3 { pair($1, $2, $3, "-", "-", "-") }
   END {
     if (rule == "") exit
     print rule > (d "/mode")
     for (a = 1; a <= on; a++) {
       i = own[a]
       if (!(enic[i] in n)) { n[enic[i]] = 1; print enic[i] > (d "/nics") }
+      print eip[i], i, on, en > (d "/own")
       for (j = 1; j <= en; j++) {
         if (eg[j] != eg[i] || j == i || !(me || ef[j])) continue
         same = eh[j] == self
         if ((rule == "intra") != same) continue
-        pair(enic[i], eip[i], eip[j], emac[j], same)
+        pair(enic[i], eip[i], eip[j], emac[j], same, j)
       }
     }
   }'
-for f in pairs rb nics srcs sj route neigh mode res.none arp.none arps.none mtu.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
+for f in pairs rb nics srcs sj own route neigh mode res.none arp.none arps.none mtu.none; do [ -f "$tmp/$f" ] || : > "$tmp/$f"; done
 compact=
 [ -s "$tmp/mode" ] && compact=1
 
@@ -146,18 +149,23 @@ mtu_src() { # $1 source address, $2 tag (a: answered the first try, b: a retry)
   done
 }
 # ARP sample (with fping, after its first try; the arpings run in the background of the caller,
-# which waits for them): at most arpcap of the source's silent targets, a
-# window starting at ((seed * nics + j) * arpcap) mod (its silent pairs), j = the source's index
+# which waits for them): at most arpcap of the source's silent targets. In the compact form, the
+# first ones in endpoint-table order from the source's own line + this host's NIC count on
+# (cyclic): NIC j of host h takes NIC j of the next host, and the next ones, so over a cluster
+# whose every pair failed each destination NIC is sampled arpcap times. For explicit pairs, a
+# window starting at ((seed * nics + j) * arpcap) mod (its silent pairs), j = the source's index.
 arp_sample() { # $1 source address
   awk -v s="$1" -v cap="$arpcap" -v seed="$seed" -v nn="$nsrc" -v q="$tmp/arps.$1" '
     FILENAME ~ /\/sj$/ { if ($1 == s) j = $2; next }
+    FILENAME ~ /\/own$/ { if ($1 == s) { from = $2 + $3; if (from > $4) from -= $4 }; next }
     FILENAME ~ /\/res\./ { if ($4 > 0) ok[$2] = 1; next }
-    $2 == s && !($3 in ok) { l[n++] = $0 }
+    $2 == s && !($3 in ok) { ix[n + 0] = $6; l[n++] = $0 }
     END {
       if (n <= cap) { for (i = 0; i < n; i++) print l[i] > q; exit }
       off = ((seed * nn + j) * cap) % n
+      if (from != "" && ix[0] != "-") { off = 0; for (i = 0; i < n; i++) if (ix[i] + 0 >= from) { off = i; break } }
       for (i = 0; i < cap; i++) print l[(off + i) % n] > q
-    }' "$tmp/sj" "$tmp/res.$1" "$tmp/pairs"
+    }' "$tmp/sj" "$tmp/own" "$tmp/res.$1" "$tmp/pairs"
   [ -f "$tmp/arps.$1" ] || return 0
   k=0
   while read -r nic src dst _; do
