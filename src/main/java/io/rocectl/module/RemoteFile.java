@@ -35,7 +35,7 @@ public final class RemoteFile {
     /** As {@link #writeAtomic(TaskContext, String, String, String)}, for binary content. */
     public static void writeAtomic(TaskContext ctx, String path, byte[] content, String mode)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        String text = worldReadable(mode) ? inlineText(content) : null;
+        String text = inlineAllowed(ctx, mode) ? inlineText(content) : null;
         if (text != null && io.rocectl.transport.ShellQuote.quote(text).length() <= INLINE_CHARS) {
             ctx.runOk(Cmd.script(WRITE, path, mode, text));   // on the command line: written by printf
         } else {
@@ -130,7 +130,7 @@ public final class RemoteFile {
                 case REMOVE -> args.addAll(java.util.List.of("del", c.path(), "-", "-"));
                 case LINK -> args.addAll(java.util.List.of("link", c.path(), c.linkTarget(), "-"));
                 case WRITE -> {
-                    String text = worldReadable(c.mode()) ? inlineText(c.content()) : null;
+                    String text = inlineAllowed(ctx, c.mode()) ? inlineText(c.content()) : null;
                     int quoted = text == null ? Integer.MAX_VALUE : io.rocectl.transport.ShellQuote.quote(text).length();
                     if (quoted <= inline) {
                         inline -= quoted;
@@ -144,6 +144,15 @@ public final class RemoteFile {
         }
         ExecResult r = ctx.run(Cmd.script(TEMP + "\n" + STAGE_ALL + "\n" + COMMIT, args).withStdin(in.toByteArray()));
         if (!r.ok()) throw new ModuleException(r.stderr().strip());
+    }
+
+    /**
+     * Whether a file's content may travel on the command line: the file is readable by everyone
+     * anyway ({@link #worldReadable}), and the command does not go through sudo, which would write
+     * the whole command line, content included, to the host's auth log.
+     */
+    static boolean inlineAllowed(TaskContext ctx, String mode) {
+        return worldReadable(mode) && !(ctx.become() && !"root".equals(ctx.connection().user()));
     }
 
     /**

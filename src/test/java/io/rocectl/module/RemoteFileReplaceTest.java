@@ -106,6 +106,12 @@ class RemoteFileReplaceTest {
         assertFalse(Files.exists(tmp.resolve("t/secret")));
         assertTrue(RemoteFile.worldReadable("644") && RemoteFile.worldReadable("0755") && !RemoteFile.worldReadable("0640")
                 && !RemoteFile.worldReadable("u=rw,o=r") && !RemoteFile.worldReadable(null));
+        // through sudo the command line, content included, would land in the host's auth log: stdin then
+        java.util.function.BiFunction<String, Boolean, TaskContext> as = (user, become) -> new TaskContext("h",
+                new io.rocectl.testing.FakeHost("h", user), Map.of(), Map.of(), false, false, become, Duration.ofSeconds(5), null);
+        assertTrue(RemoteFile.inlineAllowed(as.apply("alice", false), "0644"));
+        assertTrue(RemoteFile.inlineAllowed(as.apply("root", true), "0644"), "root needs no sudo");
+        assertFalse(RemoteFile.inlineAllowed(as.apply("alice", true), "0644"));
         // beyond the command line's share, text goes on stdin like binary: without dd it cannot be staged
         for (byte[] content : List.of(bytes(100, 3), "y".repeat(RemoteFile.INLINE_CHARS).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
             List<RemoteFile.Change> one = List.of(RemoteFile.Change.write(tmp.resolve("t/f1").toString(), "replaced\n", "0644"),
