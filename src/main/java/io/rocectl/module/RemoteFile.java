@@ -36,7 +36,7 @@ public final class RemoteFile {
     public static void writeAtomic(TaskContext ctx, String path, byte[] content, String mode)
             throws TransportException, CommandTimeoutException, InterruptedException {
         String text = inlineAllowed(ctx, mode) ? inlineText(content) : null;
-        if (text != null && io.rocectl.transport.ShellQuote.quote(text).length() <= INLINE_CHARS) {
+        if (text != null && quotedBytes(text) <= INLINE_BYTES) {
             ctx.runOk(Cmd.script(WRITE, path, mode, text));   // on the command line: written by printf
         } else {
             ctx.runOk(Cmd.script(WRITE, path, mode).withStdin(content));
@@ -98,11 +98,15 @@ public final class RemoteFile {
     static final int ONE_COMMAND_BYTES = 4 << 20;
 
     /**
-     * At most this many characters of quoted content go on the command line instead of stdin
+     * At most this many bytes (UTF-8) of quoted content go on the command line instead of stdin
      * ({@link #replaceAll}): written there by the shell's printf, they need no dd. The whole
      * command line is one argument of the login shell, which Linux caps at 128 KiB.
      */
-    static final int INLINE_CHARS = 32 << 10;
+    static final int INLINE_BYTES = 32 << 10;
+
+    private static int quotedBytes(String text) {
+        return io.rocectl.transport.ShellQuote.quote(text).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
 
     /**
      * Applies several file changes as one: every new file and link is first written to a temp
@@ -124,14 +128,14 @@ public final class RemoteFile {
         }
         java.util.List<String> args = new java.util.ArrayList<>();
         java.io.ByteArrayOutputStream in = new java.io.ByteArrayOutputStream((int) bytes);
-        int inline = INLINE_CHARS;
+        int inline = INLINE_BYTES;
         for (Change c : changes) {
             switch (c.kind()) {
                 case REMOVE -> args.addAll(java.util.List.of("del", c.path(), "-", "-"));
                 case LINK -> args.addAll(java.util.List.of("link", c.path(), c.linkTarget(), "-"));
                 case WRITE -> {
                     String text = inlineAllowed(ctx, c.mode()) ? inlineText(c.content()) : null;
-                    int quoted = text == null ? Integer.MAX_VALUE : io.rocectl.transport.ShellQuote.quote(text).length();
+                    int quoted = text == null ? Integer.MAX_VALUE : quotedBytes(text);
                     if (quoted <= inline) {
                         inline -= quoted;
                         args.addAll(java.util.List.of("text", c.path(), c.mode(), text));

@@ -112,8 +112,9 @@ class RemoteFileReplaceTest {
         assertTrue(RemoteFile.inlineAllowed(as.apply("alice", false), "0644"));
         assertTrue(RemoteFile.inlineAllowed(as.apply("root", true), "0644"), "root needs no sudo");
         assertFalse(RemoteFile.inlineAllowed(as.apply("alice", true), "0644"));
-        // beyond the command line's share, text goes on stdin like binary: without dd it cannot be staged
-        for (byte[] content : List.of(bytes(100, 3), "y".repeat(RemoteFile.INLINE_CHARS).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+        // beyond the command line's share (counted in bytes: 3 per CJK character), text goes on stdin
+        // like binary: without dd it cannot be staged
+        for (byte[] content : List.of(bytes(100, 3), "\u4e2d".repeat(RemoteFile.INLINE_BYTES / 3 + 1).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
             List<RemoteFile.Change> one = List.of(RemoteFile.Change.write(tmp.resolve("t/f1").toString(), "replaced\n", "0644"),
                     new RemoteFile.Change(RemoteFile.Change.Kind.WRITE, tmp.resolve("t/stdin").toString(), content, "0644", null));
             String before = Files.readString(tmp.resolve("t/f1"));
