@@ -148,22 +148,29 @@ mtu_src() { # $1 source address, $2 tag (a: answered the first try, b: a retry)
         if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0 >> r; else print $1 > m }' "$tmp/mo.$1.$2"
   done
 }
-# ARP sample (with fping, after its first try; the arpings run in the background of the caller,
-# which waits for them): at most arpcap of the source's silent targets. In the compact form, the
-# first ones in endpoint-table order from the source's own line + this host's NIC count on
-# (cyclic): NIC j of host h takes NIC j of the next host, and the next ones, so over a cluster
-# whose every pair failed each destination NIC is sampled arpcap times. For explicit pairs, a
-# window starting at ((seed * nics + j) * arpcap) mod (its silent pairs), j = the source's index.
+# The ARP sample's window over one source's n failed pairs (awk; ix[0..n-1] their DST_INDEX
+# fields): arpcap of them from the returned position on (cyclic). In the compact form, the first
+# one at or after the source's own table line + this host's NIC count (from, cyclic): NIC j of
+# host h takes NIC j of the next host, and the next ones, so over a cluster whose every pair failed
+# each destination NIC is sampled arpcap times. For explicit pairs (from empty, DST_INDEX "-"),
+# position ((seed * sources + j) * arpcap) mod n, j = the source's index.
+# shellcheck disable=SC2016 # awk text
+awin='function window(n, ix, from, j, sources,  i) {
+    if (from != "" && ix[0] != "-") { for (i = 0; i < n; i++) if (ix[i] + 0 >= from) return i; return 0 }
+    return ((seed * sources + j) * cap) % n
+  }
+  function from_of(idx, own, lines,  f) { f = idx + own; return f > lines ? f - lines : f }'
+# ARP sample with fping, after its first try (the arpings run in the background of the caller,
+# which waits for them): at most arpcap of the source's silent targets, the window above
 arp_sample() { # $1 source address
-  awk -v s="$1" -v cap="$arpcap" -v seed="$seed" -v nn="$nsrc" -v q="$tmp/arps.$1" '
+  awk -v s="$1" -v cap="$arpcap" -v seed="$seed" -v nn="$nsrc" -v q="$tmp/arps.$1" "$awin"'
     FILENAME ~ /\/sj$/ { if ($1 == s) j = $2; next }
-    FILENAME ~ /\/own$/ { if ($1 == s) { from = $2 + $3; if (from > $4) from -= $4 }; next }
+    FILENAME ~ /\/own$/ { if ($1 == s) from = from_of($2, $3, $4); next }
     FILENAME ~ /\/res\./ { if ($4 > 0) ok[$2] = 1; next }
     $2 == s && !($3 in ok) { ix[n + 0] = $6; l[n++] = $0 }
     END {
       if (n <= cap) { for (i = 0; i < n; i++) print l[i] > q; exit }
-      off = ((seed * nn + j) * cap) % n
-      if (from != "" && ix[0] != "-") { off = 0; for (i = 0; i < n; i++) if (ix[i] + 0 >= from) { off = i; break } }
+      off = window(n, ix, from, j, nn)
       for (i = 0; i < cap; i++) print l[(off + i) % n] > q
     }' "$tmp/sj" "$tmp/own" "$tmp/res.$1" "$tmp/pairs"
   [ -f "$tmp/arps.$1" ] || return 0
@@ -237,25 +244,26 @@ wait
 # ARP phase: the kernel's neighbour entries (what traffic really uses); with fping the bounded
 # arping sample already ran beside the retries (arp_sample); otherwise arping now for a bounded
 # sample of the pairs whose ping failed (every pair when ping is not probed): per source NIC j
-# (in order of first appearance), a window of arpcap of its failed pairs starting at position
-# ((seed * nics + j) * arpcap) mod (its failed pairs)
+# (in order of first appearance), arpcap of its failed pairs in the window above
 if has arp; then
   ip -4 neigh show > "$tmp/neigh" 2>/dev/null
-  awk -v pm="$pingmode" -v cap="$arpcap" -v seed="$seed" -v cnt="$tmp/arpn" '
+  awk -v pm="$pingmode" -v cap="$arpcap" -v seed="$seed" -v cnt="$tmp/arpn" "$awin"'
+    FILENAME ~ /\/own$/ { from[$1] = from_of($2, $3, $4); next }
     FILENAME ~ /\/arps\./ { nq++; next }
     FILENAME ~ /\/res\./ { ok[$1 " " $2] = ($4 > 0); next }
     pm == "na" { print; nq++; nf++; next }
     !ok[$2 " " $3] { nf++; if (pm == "fping") next
-      if (!($1 in len)) { ord[nn++] = $1; len[$1] = 0 } q[$1, len[$1]++] = $0 }
+      if (!($1 in len)) { ord[nn++] = $1; len[$1] = 0; src[$1] = $2 } q[$1, len[$1]] = $0; qi[$1, len[$1]++] = $6 }
     END {
       for (j = 0; j < nn; j++) {
         n = ord[j]; l = len[n]
         if (l <= cap) { for (i = 0; i < l; i++) { print q[n, i]; nq++ } ; continue }
-        off = ((seed * nn + j) * cap) % l
+        split("", ix); for (i = 0; i < l; i++) ix[i] = qi[n, i]
+        off = window(l, ix, from[src[n]], j, nn)
         for (i = 0; i < cap; i++) { print q[n, (off + i) % l]; nq++ }
       }
       print nq + 0, nf + 0 > cnt
-    }' "$tmp"/arps.* "$tmp"/res.* "$tmp/pairs" > "$tmp/arpq"
+    }' "$tmp/own" "$tmp"/arps.* "$tmp"/res.* "$tmp/pairs" > "$tmp/arpq"
   an=0 nf=0
   { read -r an nf || :; } 2>/dev/null < "$tmp/arpn"
   [ "$arpf" = none ] && an=0

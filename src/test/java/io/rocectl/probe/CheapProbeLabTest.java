@@ -166,7 +166,8 @@ class CheapProbeLabTest {
      * The compact form's arping sample: on a cluster where every pair fails (run in a namespace of
      * its own with only lo: no NIC, no route, nothing leaves it), each source NIC arpings at most
      * its cap of failed pairs, starting at its own NIC index on the next host, so that over the
-     * cluster every destination NIC is sampled exactly cap times, for rail and for all.
+     * cluster every destination NIC is sampled exactly cap times, for rail and for all, whether the
+     * sample runs beside fping's retries or after per-pair pings (no fping).
      */
     @Test
     void theCompactFormsArpSampleCoversEveryDestinationNicEvenly() throws Exception {
@@ -176,27 +177,28 @@ class CheapProbeLabTest {
         ip("-n", empty, "link", "set", "lo", "up");
         List<NicEndpoint> eps = Endpoints.oneSubnet(5, 3).stream().map(e -> new NicEndpoint(e.host(), "rocectl-" + e.nic(),
                 "10.97." + e.ip().substring(e.ip().indexOf('.', 3) + 1), 16, e.mac(), null, null, e.rail())).toList();
-        for (PairSet ps : List.of(PairSet.RAIL, PairSet.ALL)) {
+        for (boolean fping : List.of(true, false)) for (PairSet ps : List.of(PairSet.RAIL, PairSet.ALL)) {
             ProbeGraph g = ProbeGraph.build(eps, ps);
             byte[] table = CheapProbeScript.table(g);
             Map<String, Integer> sampledAsDestination = new java.util.TreeMap<>();
             for (NicEndpoint e : eps) sampledAsDestination.put(e.ip(), 0);
             for (String h : g.hosts()) {
-                Cmd cmd = CheapProbeScript.tableCommand(g, table, h, CheapProbeScript.Options.defaults().withRetries(0).withMtu(false));
+                Cmd cmd = CheapProbeScript.tableCommand(g, table, h,
+                        CheapProbeScript.Options.defaults().withRetries(0).withMtu(false).withFping(fping));
                 ExecResult r = new LocalConnection(h, List.of("ip", "netns", "exec", empty)).exec(cmd, Duration.ofSeconds(60));
                 assertEquals(0, r.exitCode(), r.stderr());
                 CheapProbeOutput out = CheapProbeParser.parse(h, r.stdout());
-                assertEquals(g.pairsFrom(h).size(), out.pairs().size(), ps + " " + h + ": every pair failed");
+                assertEquals(g.pairsFrom(h).size(), out.pairs().size(), ps + " " + h + " fping " + fping + ": every pair failed");
                 Map<String, Long> perSource = new java.util.TreeMap<>();
                 for (PairResult p : out.pairs()) {
                     if (p.arpMacs() == null) continue;
                     perSource.merge(p.srcNic(), 1L, Long::sum);
                     sampledAsDestination.merge(p.dstIp(), 1, Integer::sum);
                 }
-                for (long n : perSource.values()) assertEquals(2, n, ps + " " + h + ": the default cap per source NIC");
+                for (long n : perSource.values()) assertEquals(2, n, ps + " " + h + " fping " + fping + ": the default cap per source NIC");
             }
             assertEquals(java.util.Set.of(2), java.util.Set.copyOf(sampledAsDestination.values()),
-                    ps + ": every destination NIC sampled twice: " + sampledAsDestination);
+                    ps + " fping " + fping + ": every destination NIC sampled twice: " + sampledAsDestination);
         }
     }
 
