@@ -55,8 +55,10 @@ apply)
   (set -C; while IFS= read -r l && [ "$l" != @@rocectl-batch@@ ]; do printf '%s\n' "$l"; done > "$f")
   ipbin=$(command -v ip)
   s=; command -v setsid >/dev/null 2>&1 && s=setsid
+  # The sleeper does not carry this command's kill tag (RemoteKill's ROCECTL_CMD): when the change
+  # times out, its processes are killed by that tag, and the timer must live on to undo the change.
   # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
-  $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin" </dev/null >/dev/null 2>&1 &
+  (unset ROCECTL_CMD; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
   exec "$ipbin" -batch -

@@ -1,0 +1,97 @@
+package io.rocectl.modules.roce;
+
+import io.rocectl.module.TaskContext;
+import io.rocectl.testing.MinaHosts;
+import io.rocectl.transport.CommandTimeoutException;
+import io.rocectl.transport.Connection;
+import io.rocectl.transport.HostKeyChecking;
+import io.rocectl.transport.Target;
+import io.rocectl.transport.ssh.SshConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A change whose answer never comes (the batch hangs, the connection still works) times out, and
+ * the command's processes are killed on the host by their tag (RemoteKill). The rollback timer
+ * armed by that same command must not be one of them: it is what undoes the change. Over SSH (an
+ * in-process server running the real shell), with a stand-in {@code ip} that hangs on the change
+ * and records the rollback, and a stand-in {@code readlink} giving this test's own namespace inode.
+ */
+class CommitConfirmTimeoutTest {
+    @TempDir Path tmp;
+    String inode;
+
+    @AfterEach
+    void removeTimers() throws IOException {
+        for (String base : new String[] {"/run/rocectl", "/tmp/rocectl"}) {
+            Path d = Path.of(base, "rollback-net" + inode);
+            if (!Files.exists(d)) continue;
+            try (Stream<Path> s = Files.walk(d)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    if (p.getFileName().toString().endsWith(".pid")) {
+                        String pid = Files.readString(p).strip();
+                        if (pid.matches("[0-9]+")) ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+                    }
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aChangeThatTimesOutIsStillRolledBackByItsTimer() throws Exception {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path applied = tmp.resolve("applied");
+        Path hung = tmp.resolve("hung");
+        inode = String.valueOf(800_000_000L + ProcessHandle.current().pid() * 1000L + System.nanoTime() % 1000);
+        CommitConfirmLocalTest.script(bin.resolve("ip"), "#!/bin/sh\ncase \"$1 $2\" in\n"
+                + "'-force -batch') cat -- \"$3\" >> '" + applied + "';;\n"
+                + "'-batch -') cat > /dev/null; echo $$ > '" + hung + "'; exec sleep 60;;\n"
+                + "*) exit 3;;\nesac\n");
+        CommitConfirmLocalTest.script(bin.resolve("readlink"), "#!/bin/sh\necho 'net:[" + inode + "]'\n");
+        try (MinaHosts hosts = new MinaHosts(Files.createDirectories(tmp.resolve("mina")), 1, Map.of("PATH", bin + ":" + System.getenv("PATH")))) {
+            SshConnector c = new SshConnector(Duration.ofSeconds(5), 0, 1);
+            try (Connection conn = c.connect(new Target("node01", "127.0.0.1", hosts.port(0), System.getProperty("user.name"),
+                    List.of(hosts.key()), hosts.knownHosts(), HostKeyChecking.STRICT))) {
+                TaskContext ctx = new TaskContext("node01", conn, Map.of(), Map.of(), false, false, false,
+                        Duration.ofSeconds(20), null);
+                String token = CommitConfirm.newToken();
+                assertThrows(CommandTimeoutException.class, () -> CommitConfirm.armAndApply(ctx, token,
+                        List.of("rule del pref 1000"), List.of("rule add pref 1000 from 10.0.0.1 table 101"), 3,
+                        Duration.ofSeconds(1)));
+                assertTrue(Files.exists(hung), "the change ran (and hung)");
+                long ipPid = Long.parseLong(Files.readString(hung).strip());
+                for (int i = 0; i < 50 && running(ipPid); i++) Thread.sleep(100);
+                assertTrue(!running(ipPid), "the hung change was killed on the host");
+                for (int i = 0; i < 100 && !Files.exists(applied); i++) Thread.sleep(100);
+                assertTrue(Files.exists(applied), "the rollback timer survived the kill and fired");
+                assertEquals("rule del pref 1000\n", Files.readString(applied), "it applied the undo");
+            }
+        }
+    }
+
+    /** Alive and not a zombie. */
+    static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            int close = stat.lastIndexOf(')');
+            return close + 2 < stat.length() && stat.charAt(close + 2) != 'Z';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
