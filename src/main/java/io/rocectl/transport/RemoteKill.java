@@ -9,9 +9,9 @@ import java.util.List;
  * Ending a remote command that timed out, with everything it started. Closing the SSH channel
  * is not enough: sshd leaves a session's processes running when its channel closes (a
  * {@code sleep} that never writes never notices), and a signal request reaches at most the
- * session's shell. So each command runs under {@code env ROCECTL_CMD=TOKEN} (a random token per
+ * session's shell. So each command runs with {@code ROCECTL_CMD=TOKEN} in its environment (a random token per
  * command, inherited by every process it starts, through {@code sudo} too since it is set after
- * it), and a timeout runs {@link #kill} on a new channel: SIGKILL to every process whose
+ * it: see {@link #tagged}), and a timeout runs {@link #kill} on a new channel: SIGKILL to every process whose
  * environment carries the token, repeated until none is left (a fork between look and kill is
  * caught the next round). Processes that cleared their environment escape; nothing rocectl runs
  * does.
@@ -32,11 +32,19 @@ public final class RemoteKill {
         return HexFormat.of().formatHex(b);
     }
 
-    /** The command run under {@code env ROCECTL_CMD=token} (become, stdin unchanged). */
-    public static Cmd tag(Cmd cmd, String token) {
-        List<String> argv = new ArrayList<>(List.of("env", VAR + "=" + token));
-        argv.addAll(cmd.argv());
-        return new Cmd(argv, cmd.stdin(), cmd.become());
+    /**
+     * The command line of {@code cmd} run with {@code ROCECTL_CMD=token} in its environment. Without
+     * become the login shell sets and exports it and {@code exec}s the command (no process of its
+     * own); through sudo, which resets the environment, {@code env} sets it after sudo.
+     */
+    public static String tagged(Cmd cmd, String token) {
+        if (!token.matches("[0-9a-f]+")) throw new IllegalArgumentException("bad token " + token);
+        if (cmd.become()) {
+            List<String> argv = new ArrayList<>(List.of("env", VAR + "=" + token));
+            argv.addAll(cmd.argv());
+            return new Cmd(argv, cmd.stdin(), true).commandLine();
+        }
+        return VAR + "=" + token + "; export " + VAR + "; exec " + cmd.commandLine();
     }
 
     /** The command that kills every process of a tagged command (run with the same become). */

@@ -82,7 +82,7 @@ final class SshConnection implements Connection {
         }
         boolean stalled = false;
         try {
-            Session.Command c = session.exec((token == null ? cmd : RemoteKill.tag(cmd, token)).commandLine());
+            Session.Command c = session.exec(token == null ? cmd.commandLine() : RemoteKill.tagged(cmd, token));
             Future<byte[]> out = PUMPS.submit(() -> drain(c.getInputStream()));
             Future<byte[]> err = PUMPS.submit(() -> drain(c.getErrorStream()));
             try (OutputStream in = c.getOutputStream()) {
