@@ -35,12 +35,36 @@ public final class FactScript {
         RANDOM.nextBytes(b);
         String mark = MARK + java.util.HexFormat.of().formatHex(b) + " ";
         StringBuilder sb = new StringBuilder("exec 2>/dev/null; export LC_ALL=C\n").append(READ_FILES).append('\n');
+        List<Fact<?>> batched = facts.stream().filter(f -> f.ipBatch() != null).toList();
+        if (batched.size() < 2) batched = List.of();
+        if (!batched.isEmpty()) {
+            // one ip for every listing; if any of them fails, each runs on its own after it
+            sb.append("echo '").append(mark).append(IP_BATCH);
+            for (Fact<?> f : batched) sb.append(' ').append(f.name());
+            sb.append("'\n{ ip -j -force -batch - <<'").append(IP_BATCH_END).append("'\n");
+            for (Fact<?> f : batched) sb.append(f.ipBatch()).append('\n');
+            sb.append(IP_BATCH_END).append("\n} || {\n");
+            for (Fact<?> f : batched) section(sb, mark, f);
+            sb.append("}\n");
+        }
         for (Fact<?> f : facts) {
-            sb.append("echo '").append(mark).append(f.name()).append("'\n");
-            sb.append("{ ").append(f.shell()).append("\n} || true\n");
+            if (!batched.contains(f)) section(sb, mark, f);
         }
         return Cmd.script(sb.toString(), args);
     }
+
+    private static void section(StringBuilder sb, String mark, Fact<?> f) {
+        sb.append("echo '").append(mark).append(f.name()).append("'\n");
+        sb.append("{ ").append(f.shell()).append("\n} || true\n");
+    }
+
+    /**
+     * The section of the one {@code ip -j -batch} (its name is followed by the names of the facts
+     * whose listings it ran, in order): one JSON line per listing, which {@link #split} hands to
+     * those facts. A fact section of the same name (printed when the batch failed) wins.
+     */
+    static final String IP_BATCH = "@ip";
+    private static final String IP_BATCH_END = "@@rocectl-ip@@";
 
     /**
      * Section name -> raw text printed by that section. The first line that starts with
@@ -64,6 +88,17 @@ public final class FactScript {
             }
         }
         if (current != null) out.put(current, buf.toString());
+        String batch = out.keySet().stream().filter(k -> k.startsWith(IP_BATCH + " ")).findFirst().orElse(null);
+        if (batch != null) {
+            String answer = out.remove(batch);
+            List<String> names = List.of(batch.substring(IP_BATCH.length() + 1).strip().split(" +"));
+            List<String> lines = answer.isEmpty() ? List.of() : List.of(answer.split("\n"));
+            // every listing answered, one JSON array each: else the facts find no section (as if
+            // ip had printed nothing) unless the script printed them one by one
+            if (lines.size() == names.size() && lines.stream().allMatch(l -> l.startsWith("["))) {
+                for (int i = 0; i < names.size(); i++) out.putIfAbsent(names.get(i), lines.get(i) + "\n");
+            }
+        }
         return out;
     }
 

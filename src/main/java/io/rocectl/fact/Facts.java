@@ -19,14 +19,17 @@ public final class Facts {
     public static final Fact<String> ARCH = new Fact<>("arch", "uname -m", String::strip);
     public static final Fact<Map<String, String>> OS_RELEASE = new Fact<>("os_release",
             "if [ -r /etc/os-release ]; then rd /etc/os-release; else rd /usr/lib/os-release; fi", KeyValues::parse);
-    public static final Fact<List<Iface>> ADDR = new Fact<>("addr", "ip -j addr show", IpJson::addr);
+    public static final Fact<List<Iface>> ADDR = new Fact<>("addr", "ip -j addr show", IpJson::addr, "addr show");
     public static final Fact<RtTables> RT_TABLES = new Fact<>("rt_tables",
             "rd /usr/share/iproute2/rt_tables /usr/lib/iproute2/rt_tables /etc/iproute2/rt_tables "
                     + "/usr/share/iproute2/rt_tables.d/*.conf /etc/iproute2/rt_tables.d/*.conf",
             RtTables::parse);
-    public static final Fact<String> RULES = new Fact<>("rules", "ip -j -4 rule show", s -> s);
-    public static final Fact<String> ROUTES = new Fact<>("routes", "ip -j -4 route show table all", s -> s);
-    public static final Fact<List<Neigh>> NEIGH = new Fact<>("neigh", "ip -j -4 neigh show", IpJson::neigh);
+    public static final Fact<String> RULES = new Fact<>("rules", "ip -j -4 rule show", s -> s,
+            "rule show"); // ip rule lists IPv4 unless told otherwise
+    public static final Fact<String> ROUTES = new Fact<>("routes", "ip -j -4 route show table all", s -> s,
+            "route show table all root 0.0.0.0/0"); // every IPv4 route: all are under 0/0
+    public static final Fact<List<Neigh>> NEIGH = new Fact<>("neigh", "ip -j -4 neigh show", IpJson::neigh,
+            "neigh show to 0.0.0.0/0");
     public static final Fact<List<RdmaPort>> RDMA = new Fact<>("rdma", RdmaSysfs.SHELL, RdmaSysfs::parse);
     public static final Fact<SshConnection> SSH = new Fact<>("ssh",
             "printf '%s\\n' \"${SSH_CONNECTION:-}\"", SshConnection::parse);
@@ -48,10 +51,11 @@ public final class Facts {
 
     /** ARP/rp_filter sysctls of every interface and the neighbour table thresholds, as path=value. */
     public static final Fact<Map<String, String>> SYSCTL_NET = new Fact<>("sysctl_net",
-            "(cd /proc/sys && for f in net/ipv4/conf/*/arp_ignore net/ipv4/conf/*/arp_announce net/ipv4/conf/*/rp_filter "
-                    + "net/ipv4/conf/*/arp_accept net/ipv4/neigh/default/gc_thresh1 net/ipv4/neigh/default/gc_thresh2 "
-                    + "net/ipv4/neigh/default/gc_thresh3; do [ -r \"$f\" ] || continue; v=; IFS= read -r v < \"$f\"; "
-                    + "printf '%s=%s\\n' \"$f\" \"$v\"; done)",
+            "for f in /proc/sys/net/ipv4/conf/*/arp_ignore /proc/sys/net/ipv4/conf/*/arp_announce "
+                    + "/proc/sys/net/ipv4/conf/*/rp_filter /proc/sys/net/ipv4/conf/*/arp_accept "
+                    + "/proc/sys/net/ipv4/neigh/default/gc_thresh1 /proc/sys/net/ipv4/neigh/default/gc_thresh2 "
+                    + "/proc/sys/net/ipv4/neigh/default/gc_thresh3; do [ -r \"$f\" ] || continue; v=; IFS= read -r v < \"$f\"; "
+                    + "printf '%s=%s\\n' \"${f#/proc/sys/}\" \"$v\"; done",
             KeyValues::parse);
     /** Where {@code roce_arp} keeps its sysctls unless told otherwise. */
     public static final String ROCE_SYSCTL_FILE_PATH = "/etc/sysctl.d/90-rocectl-roce.conf";

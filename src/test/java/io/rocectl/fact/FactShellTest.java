@@ -123,4 +123,62 @@ class FactShellTest {
         assertEquals("real-name", FactScript.get(s, name));
         assertEquals(2, s.size());
     }
+
+    /** This machine's ip, or null. */
+    private static String realIp() {
+        for (String d : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
+            if (Files.isExecutable(Path.of(d, "ip"))) return d + "/ip";
+        }
+        return null;
+    }
+
+    private static final List<Fact<?>> LISTINGS = List.of(Facts.ADDR, Facts.RULES, Facts.ROUTES, Facts.NEIGH);
+
+    @Test
+    void theListingsGoThroughOneIpAndComeOutAsEachCommandPrintsIt(@TempDir Path tmp) throws Exception {
+        String ip = realIp();
+        org.junit.jupiter.api.Assumptions.assumeTrue(ip != null, "needs iproute2");
+        // a stand-in ip in front of the real one counts its runs
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path runs = tmp.resolve("runs");
+        write(bin.resolve("ip"), "#!/bin/sh\necho \"$*\" >> '" + runs + "'\nexec " + ip + " \"$@\"\n");
+        bin.resolve("ip").toFile().setExecutable(true);
+        String script = FactScript.command(LISTINGS).argv().get(2);
+        String out = sh("PATH='" + bin + "':$PATH; " + script, tmp);
+        assertEquals(List.of("-j -force -batch -"), Files.readAllLines(runs), "one ip for the four listings");
+        Map<String, String> sections = FactScript.split(out);
+        for (Fact<?> f : LISTINGS) {
+            String alone = sh(f.shell(), tmp);
+            assertEquals(alone, sections.get(f.name()), f.name() + ": the batch's line is what '" + f.shell() + "' prints");
+        }
+        assertTrue(sections.get("addr").contains("\"ifname\":\"lo\""), sections.get("addr"));
+    }
+
+    @Test
+    void whenTheBatchFailsEachListingRunsOnItsOwn(@TempDir Path tmp) throws Exception {
+        String ip = realIp();
+        org.junit.jupiter.api.Assumptions.assumeTrue(ip != null, "needs iproute2");
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        // an ip whose batch mode prints half an answer and fails (as a listing that fails would)
+        write(bin.resolve("ip"), "#!/bin/sh\ncase \"$*\" in *-batch*) echo '[]'; exit 1;; esac\nexec " + ip + " \"$@\"\n");
+        bin.resolve("ip").toFile().setExecutable(true);
+        String out = sh("PATH='" + bin + "':$PATH; " + FactScript.command(LISTINGS).argv().get(2), tmp);
+        Map<String, String> sections = FactScript.split(out);
+        for (Fact<?> f : LISTINGS) {
+            assertEquals(sh(f.shell(), tmp), sections.get(f.name()), f.name());
+        }
+    }
+
+    @Test
+    void aBatchAnswerWithTheWrongNumberOfLinesGivesNoSection() {
+        String tag = FactScript.MARK + "0123456789ab ";
+        Map<String, String> s = FactScript.split(tag + "@ip addr rules\n[{\"ifname\":\"lo\"}]\n" + tag + "hostname\nh1\n");
+        assertEquals(null, s.get("addr"), "which listing the one line belongs to is unknown");
+        assertEquals(null, s.get("rules"));
+        assertEquals("h1\n", s.get("hostname"));
+        Map<String, String> ok = FactScript.split(tag + "@ip addr rules\n[{\"ifname\":\"lo\"}]\n[]\n");
+        assertEquals("[{\"ifname\":\"lo\"}]\n", ok.get("addr"));
+        assertEquals("[]\n", ok.get("rules"));
+        assertEquals(false, ok.keySet().stream().anyMatch(k -> k.startsWith("@")), "the batch section itself is not a fact");
+    }
 }
