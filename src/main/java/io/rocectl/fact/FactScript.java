@@ -27,6 +27,14 @@ public final class FactScript {
     static final String READ_FILES = "rd() { for f in \"$@\"; do [ -r \"$f\" ] && [ -f \"$f\" ] || continue; "
             + "while IFS= read -r l || [ -n \"$l\" ]; do printf '%s\\n' \"$l\"; done < \"$f\"; done; }";
 
+    /**
+     * Defines {@code rx FILE}: prints FILE exactly (a last line without a newline stays without)
+     * with the shell's own {@code read}, no process. For rocectl's own small text files: the
+     * shell reads one byte per system call, and drops NUL bytes; {@code cat} stays for others'.
+     */
+    static final String READ_EXACT = "rx() { l=; while IFS= read -r l; do printf '%s\\n' \"$l\"; l=; done < \"$1\"; "
+            + "printf '%s' \"$l\"; }";
+
     private FactScript() {}
 
     /** One command gathering all facts; {@code args} become $1.. for snippets that need values. */
@@ -34,7 +42,8 @@ public final class FactScript {
         byte[] b = new byte[6];
         RANDOM.nextBytes(b);
         String mark = MARK + java.util.HexFormat.of().formatHex(b) + " ";
-        StringBuilder sb = new StringBuilder("exec 2>/dev/null; export LC_ALL=C\n").append(READ_FILES).append('\n');
+        StringBuilder sb = new StringBuilder("exec 2>/dev/null; export LC_ALL=C\n").append(READ_FILES).append('\n')
+                .append(READ_EXACT).append('\n');
         List<Fact<?>> batched = facts.stream().filter(f -> f.ipBatch() != null).toList();
         if (batched.size() < 2) batched = List.of();
         if (!batched.isEmpty()) {

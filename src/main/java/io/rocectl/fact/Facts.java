@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * The catalogue of facts rocectl gathers; each is a constant shell snippet and a parser. Snippets
  * run inside {@link FactScript#command}, which defines {@code rd FILE...} (print files without a
- * process per file).
+ * process per file) and {@code rx FILE} (print one small file exactly, without a process).
  */
 public final class Facts {
     /** rocectl's own table names (read separately to compare its content). */
@@ -61,13 +61,13 @@ public final class Facts {
     public static final String ROCE_SYSCTL_FILE_PATH = "/etc/sysctl.d/90-rocectl-roce.conf";
     /** {@link #ROCE_SYSCTL_FILE_PATH}: "present" and its content, or nothing when absent. */
     public static final Fact<Optional<String>> ROCE_SYSCTL_FILE = new Fact<>("roce_sysctl_file",
-            "if [ -e " + ROCE_SYSCTL_FILE_PATH + " ]; then echo present; cat -- " + ROCE_SYSCTL_FILE_PATH + "; fi",
+            "if [ -e " + ROCE_SYSCTL_FILE_PATH + " ]; then echo present; rx " + ROCE_SYSCTL_FILE_PATH + "; fi",
             s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
     /** Where {@code nccl_env} writes unless told otherwise. */
     public static final String NCCL_CONF_PATH = "/etc/nccl.conf";
     /** {@link #NCCL_CONF_PATH}: "present" and its content, or nothing when absent. */
     public static final Fact<Optional<String>> NCCL_CONF = new Fact<>("nccl_conf",
-            "if [ -e " + NCCL_CONF_PATH + " ]; then echo present; cat -- " + NCCL_CONF_PATH + "; fi",
+            "if [ -e " + NCCL_CONF_PATH + " ]; then echo present; rx " + NCCL_CONF_PATH + "; fi",
             s -> s.startsWith("present\n") ? Optional.of(s.substring("present\n".length())) : Optional.empty());
     /**
      * Rollback timers that may still be armed or firing on the host (commit-confirm's markers

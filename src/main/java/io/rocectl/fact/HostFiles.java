@@ -29,13 +29,19 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
         "/etc/systemd/system/rocectl-roce.service",
     };
     public static final String UNIT_LINK = "/etc/systemd/system/multi-user.target.wants/rocectl-roce.service";
+    /** rocectl's boot unit (the script persister's), the target of {@link #UNIT_LINK}. */
+    public static final String UNIT = "/etc/systemd/system/rocectl-roce.service";
 
     /** The script of {@link #command()} and {@link #FACT}. */
     private static final String SCRIPT = String.join("\n",
                 "for f in " + String.join(" ", PATHS) + "; do",
-                "  [ -f \"$f\" ] || continue; echo '" + FILE + "'\"$f\"; cat -- \"$f\"; echo",
+                "  [ -f \"$f\" ] || continue; echo '" + FILE + "'\"$f\"",
+                // rocectl's own files are small text: read by the shell; others' by cat (any size, any byte)
+                "  case $f in /etc/rocectl/*|*/50-rocectl.conf|" + UNIT + ") rx \"$f\";; *) cat -- \"$f\";; esac; echo",
                 "done",
-                "l=" + UNIT_LINK + "; [ -L \"$l\" ] && echo '" + LINK + "'\"$l $(readlink \"$l\")\"",
+                // a link to the unit itself (whatever its spelling) reads as the unit's path; another target as it is written
+                "l=" + UNIT_LINK + "; if [ -L \"$l\" ]; then if [ \"$l\" -ef " + UNIT + " ]; then echo '" + LINK + "'\"$l " + UNIT + "\"; "
+                        + "else echo '" + LINK + "'\"$l $(readlink \"$l\")\"; fi; fi",
                 "printf '%s' '" + FLAG + "ip '; command -v ip || echo /sbin/ip",
                 "[ -d /run/systemd/system ] && echo '" + FLAG + "systemd yes'",
                 "[ -e /etc/systemd/system/multi-user.target.wants/systemd-networkd.service ] && echo '" + FLAG + "networkd_enabled yes'",
@@ -45,7 +51,7 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
 
     /** The files read on their own (with become when the module runs with it). */
     public static Cmd command() {
-        return Cmd.script(SCRIPT);
+        return Cmd.script(FactScript.READ_EXACT + "\n" + SCRIPT);
     }
 
     /**

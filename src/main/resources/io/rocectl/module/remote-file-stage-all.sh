@@ -7,8 +7,9 @@
 #   link PATH TARGET -     a symbolic link to TARGET
 #   del PATH - -           PATH is removed
 # Each put's bytes are read with dd, exactly LENGTH of them and nothing past them, into a
-# temporary file beside PATH; a link is made there. The first failure removes every temporary and
-# exits 1: no file changed. (Paths are one line without tabs: RemoteFile.Change checks it.)
+# temporary file beside PATH; a link is made beside PATH by ln -s, which takes only a free name.
+# The first failure removes every temporary and exits 1: no file changed. (Paths are one line
+# without tabs: RemoteFile.Change checks it.)
 # temp_beside (remote-file-temp.sh) comes before this text; it sets t and tb_chmod.
 # shellcheck disable=SC2154
 tab='	'; nl='
@@ -32,15 +33,24 @@ while [ $# -ge 4 ]; do
   k=$1 p=$2 a=$3 n=$4
   shift 4
   if [ "$k" = del ]; then plan="${plan}del$tab$p$tab-$nl"; continue; fi
-  fail='' t='' m=$a
-  [ "$k" = link ] && m=0600
+  fail='' t=''
   if [ -d "$p" ] && [ ! -L "$p" ]; then fail="$p is a directory"
-  elif ! temp_beside "$p" "$m"; then fail="cannot make a temporary file beside $p"
+  elif [ "$k" = link ]; then
+    # ln -s makes the name only if nothing has it (it follows nothing): no file to reserve it first
+    case $p in */*) ld=${p%/*};; *) ld=.;; esac
+    [ -n "$ld" ] || ld=/
+    fail="cannot make the link $p"
+    if [ -d "$ld" ] || mkdir -p -- "$ld"; then
+      for _ in 1 2 3 4 5; do # a name someone else holds: the next one
+        tb_n=$((${tb_n:-0} + 1)); t="$p.rocectl.$$.$tb_n"
+        [ -e "$t" ] || [ -h "$t" ] && continue
+        ln -s -- "$a" "$t" && { fail=; temps="$temps$t$nl"; break; }
+      done
+    fi
+  elif ! temp_beside "$p" "$a"; then fail="cannot make a temporary file beside $p"
   else
     temps="$temps$t$nl"
-    if [ "$k" = link ]; then
-      { rm -f -- "$t" && ln -s -- "$a" "$t"; } || fail="cannot make the link $p"
-    elif [ "$k" = text ]; then
+    if [ "$k" = text ]; then
       { printf '%s' "$n" > "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; }; } || fail="cannot write $p"
     else
       { copy "$n" "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; }; } || fail="cannot write $p"

@@ -181,4 +181,36 @@ class FactShellTest {
         assertEquals("[]\n", ok.get("rules"));
         assertEquals(false, ok.keySet().stream().anyMatch(k -> k.startsWith("@")), "the batch section itself is not a fact");
     }
+
+    @Test
+    void rocectlsOwnFilesAreReadExactlyByTheShellAndOthersByCat(@TempDir Path tmp) throws Exception {
+        Path etc = tmp.resolve("etc");
+        String batch = "route add 10.0.0.0/24 dev a\\b  table 7 \n\n  rule add  from 10.0.0.1\t"; // no newline at the end
+        write(etc.resolve("rocectl/roce-routes.batch"), batch);
+        write(etc.resolve("rocectl/roce-routes.del"), "");
+        write(etc.resolve("systemd/system/rocectl-roce.service"), "[Unit]\nDescription=x\n");
+        Path wants = Files.createDirectories(etc.resolve("systemd/system/multi-user.target.wants"));
+        Files.createSymbolicLink(wants.resolve("rocectl-roce.service"), Path.of("../rocectl-roce.service"));
+        byte[] foreign = "auto lo\n\0iface\n".getBytes(StandardCharsets.UTF_8);
+        Files.createDirectories(etc.resolve("network"));
+        Files.write(etc.resolve("network/interfaces"), foreign);
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path cats = tmp.resolve("cats");
+        write(bin.resolve("cat"), "#!/bin/sh\necho \"$*\" >> '" + cats + "'\nexec /bin/cat \"$@\"\n");
+        bin.resolve("cat").toFile().setExecutable(true);
+        String script = HostFiles.command().argv().get(2).replace("/etc/", etc + "/");
+        String out = sh("PATH='" + bin + "':$PATH; " + script, tmp);
+        HostFiles h = HostFiles.parse(out);
+        assertEquals(batch, h.files().get(etc + "/rocectl/roce-routes.batch"), out);
+        assertEquals("", h.files().get(etc + "/rocectl/roce-routes.del"));
+        assertEquals("[Unit]\nDescription=x\n", h.files().get(etc + "/systemd/system/rocectl-roce.service"));
+        assertEquals(new String(foreign, StandardCharsets.UTF_8), h.files().get(etc + "/network/interfaces"), "others' files byte for byte");
+        assertEquals(List.of("-- " + etc + "/network/interfaces"), Files.readAllLines(cats), "cat only for the file that is not rocectl's");
+        assertEquals(etc + "/systemd/system/rocectl-roce.service",
+                h.links().get(etc + "/systemd/system/multi-user.target.wants/rocectl-roce.service"), "a relative link to the unit reads as the unit");
+        Files.delete(wants.resolve("rocectl-roce.service"));
+        Files.createSymbolicLink(wants.resolve("rocectl-roce.service"), Path.of("/nonexistent/other.service"));
+        HostFiles other = HostFiles.parse(sh(script, tmp));
+        assertEquals("/nonexistent/other.service", other.links().get(etc + "/systemd/system/multi-user.target.wants/rocectl-roce.service"));
+    }
 }

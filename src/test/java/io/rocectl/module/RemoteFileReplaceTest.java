@@ -188,5 +188,10 @@ class RemoteFileReplaceTest {
         assertEquals("keep me", Files.readString(victim));
         assertTrue(Files.isRegularFile(sticky.resolve("f"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
         assertEquals(8, leftovers().stream().filter(p -> p.getParent().equals(sticky)).count(), "only the links planted");
+        // a link made beside planted names: they are left alone, and so is what they point to
+        RemoteFile.replaceAll(ctx(), List.of(RemoteFile.Change.link(sticky.resolve("f").toString(), "elsewhere")));
+        assertEquals("elsewhere", Files.readSymbolicLink(sticky.resolve("f")).toString());
+        assertEquals("keep me", Files.readString(victim));
+        assertEquals(8, leftovers().stream().filter(p -> p.getParent().equals(sticky)).count(), "only the links planted");
     }
 }

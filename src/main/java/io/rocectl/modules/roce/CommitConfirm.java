@@ -124,12 +124,12 @@ public final class CommitConfirm {
 
     /**
      * The disarm as a script and its arguments, for a caller that runs it together with a read
-     * ({@code HostNics.readAfter}); with {@code file}, the disarm then writes its stdin there.
+     * ({@code HostNics.readAfter}); with {@code file}, the disarm then writes {@code content} there
+     * (as an argument: the file is world-readable text and this runs without sudo).
      */
     static io.rocectl.nic.HostNics.Before disarmThenWrite(Armed a, String file, String content) {
         return new io.rocectl.nic.HostNics.Before(SCRIPT, file == null ? List.of("disarm", a.token(), a.file())
-                : List.of("disarm", a.token(), a.file(), file),
-                file == null ? null : content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                : List.of("disarm", a.token(), a.file(), file, content), null);
     }
 
     /**

@@ -5,10 +5,11 @@
 #                        "PID MARKER" and exits as ip does (nothing runs when arming fails). The
 #                        sleeper's $0 is rocectl-rollback (for ps); stop() checks that its argv
 #                        holds the marker's path, which holds the run's token.
-#   disarm TOKEN MARKER [FILE]
+#   disarm TOKEN MARKER [FILE TEXT]
 #                        prints disarmed (marker was there), fired (the rollback ran or runs),
-#                        gone (another run removed it); with FILE, once disarmed, writes stdin to
-#                        FILE (mode 0644, by an atomic rename)
+#                        gone (another run removed it); with FILE, once disarmed, writes TEXT to
+#                        FILE (mode 0644, by an atomic rename; world-readable text, so it may
+#                        travel as an argument)
 #   older list|disarm    for every timer of this network namespace: "disarmed TOKEN" (marker
 #                        removed, sleeper killed; list only prints), "waited TOKEN" (it was firing,
 #                        waited until done, at most 10 s), "firing TOKEN" (still running after that)
@@ -22,11 +23,14 @@
 stop() {
   p=; read -r p < "$1.pid" 2>/dev/null || :
   case $p in ''|*[!0-9]*) rm -f -- "$1.pid"; return 0;; esac
-  if [ -r "/proc/$p/cmdline" ] && grep -qaF -- "$1" "/proc/$p/cmdline"; then
+  # its argv, read by the shell (which drops the NUL bytes between the arguments: the path
+  # is still in there whole)
+  a=; IFS= read -r a < "/proc/$p/cmdline" 2>/dev/null || :
+  case $a in *"$1"*)
     kids=; read -r kids < "/proc/$p/task/$p/children" 2>/dev/null || :
     for c in $kids; do kill "$c" 2>/dev/null || true; done
     kill "$p" 2>/dev/null || true
-  fi
+  esac
   rm -f -- "$1.pid"
 }
 
@@ -71,7 +75,7 @@ disarm)
   else echo gone; exit 0; fi
   [ -n "${3:-}" ] || exit 0
   temp_beside "$3" 0644 || { echo "cannot write $3" >&2; exit 1; }
-  if cat > "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; } && mv -f -- "$t" "$3"; then :
+  if printf '%s' "${4:-}" > "$t" && { [ -z "$tb_chmod" ] || chmod "$tb_chmod" "$t"; } && mv -f -- "$t" "$3"; then :
   else rm -f -- "$t"; echo "cannot write $3" >&2; exit 1; fi
   ;;
 older)
