@@ -22,7 +22,9 @@ public final class Main {
             String prop = "org.slf4j.simpleLogger.log." + pkg;
             if (System.getProperty(prop) == null) System.setProperty(prop, "off");
         }
-        CommandLine cl = new CommandLine(new RocectlCommand());
+        String first = args.length == 0 ? "" : args[0];
+        Preload.startFor(first);
+        CommandLine cl = RocectlCommand.commandLine(first);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(ErrorHandler::onBadParameters);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

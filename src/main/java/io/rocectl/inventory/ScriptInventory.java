@@ -171,17 +171,22 @@ final class ScriptInventory {
     private static Json json(String text) {
         try {
             if (text.isBlank()) throw new IOException("Expecting value: line 1 column 1 (char 0)");
-            return new Json(STRICT_JSON.readValue(text, Object.class), null);
+            return new Json(StrictJson.MAPPER.readValue(text, Object.class), null);
         } catch (IOException e) {
             return new Json(null, e.getMessage() == null ? "not JSON" : e.getMessage().lines().findFirst().orElse("not JSON"));
         }
     }
 
-    /** Python's {@code json.loads}: one JSON value and nothing after it (NaN and Infinity allowed). */
-    private static final ObjectMapper STRICT_JSON = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    /**
+     * Python's {@code json.loads}: one JSON value and nothing after it (NaN and Infinity allowed).
+     * Made on first use (a mapper costs tens of milliseconds at start-up; most inventories are files).
+     */
+    private static final class StrictJson {
+        static final ObjectMapper MAPPER = JsonMapper.builder()
+                .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .build();
+    }
 
     private static void group(String file, String group, Object data, InventoryBuilder b, Set<String> hosts) {
         b.group(group);

@@ -31,7 +31,7 @@ class HelpTextTest {
     @Test
     void helpOfEverySubcommandPrintsItsUsageAndNoWarning() {
         List<List<String>> paths = new ArrayList<>();
-        collect(new CommandLine(new RocectlCommand()), paths, List.of());
+        collect(RocectlCommand.commandLine(), paths, List.of());
         assertTrue(paths.size() > 10, "rocectl and its subcommands: " + paths);
         assertTrue(paths.contains(List.of("demo")), paths.toString());
         PrintStream out = System.out, err = System.err;

@@ -23,7 +23,7 @@ class LauncherTest {
         Matcher m = Pattern.compile("(?m)^subcommands=\" ([a-z -]+) \"$").matcher(launcher);
         assertTrue(m.find(), "./rocectl has no subcommands=\" ... \" line");
         Set<String> listed = new TreeSet<>(Arrays.asList(m.group(1).split(" ")));
-        Set<String> code = new TreeSet<>(new CommandLine(new RocectlCommand()).getSubcommands().keySet());
+        Set<String> code = new TreeSet<>(RocectlCommand.commandLine().getSubcommands().keySet());
         assertEquals(code, listed, "keep the subcommands line of ./rocectl equal to RocectlCommand's subcommands");
     }
 

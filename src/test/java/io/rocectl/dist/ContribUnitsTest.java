@@ -118,7 +118,7 @@ class ContribUnitsTest {
         assertTrue(option(argv, "--report").startsWith("/var/lib/rocectl/"), argv.toString());
         assertEquals(List.of("rocectl"), parse(SERVICE).get("Service").get("StateDirectory"), "systemd creates /var/lib/rocectl");
         // every option exists (a typo would make every timer run exit 5)
-        new CommandLine(new RocectlCommand()).parseArgs(argv.subList(1, argv.size()).toArray(String[]::new));
+        RocectlCommand.commandLine().parseArgs(argv.subList(1, argv.size()).toArray(String[]::new));
     }
 
     @Test

@@ -31,6 +31,45 @@ public final class SshConnector {
         EcdsaAlias.install();
     }
 
+    /**
+     * Loads and exercises, on the calling thread, what a handshake needs: sshj's configuration
+     * (every algorithm factory) and the JDK's key exchange (X25519), host key and user signatures
+     * (Ed25519, ECDSA), cipher and MAC, a few rounds each so the first hosts' handshakes do not
+     * all start in the interpreter at once. Failures are left to the handshakes themselves, which
+     * report them per host (a JDK without one of these algorithms negotiates another).
+     */
+    public static void preload() {
+        new DefaultConfig();
+        for (int i = 0; i < 8; i++) {
+            try {
+                java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("X25519");
+                java.security.KeyPair a = g.generateKeyPair();
+                java.security.KeyPair b = g.generateKeyPair();
+                javax.crypto.KeyAgreement ka = javax.crypto.KeyAgreement.getInstance("X25519");
+                ka.init(a.getPrivate());
+                ka.doPhase(b.getPublic(), true);
+                ka.generateSecret();
+                java.security.KeyPair e = java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+                java.security.Signature s = java.security.Signature.getInstance("Ed25519");
+                s.initSign(e.getPrivate());
+                s.update(new byte[64]);
+                byte[] sig = s.sign();
+                s.initVerify(e.getPublic());
+                s.update(new byte[64]);
+                s.verify(sig);
+                javax.crypto.Cipher c = javax.crypto.Cipher.getInstance("AES/CTR/NoPadding");
+                c.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(new byte[16], "AES"),
+                        new javax.crypto.spec.IvParameterSpec(new byte[16]));
+                c.update(new byte[4096]);
+                javax.crypto.Mac m = javax.crypto.Mac.getInstance("HmacSHA256");
+                m.init(new javax.crypto.spec.SecretKeySpec(new byte[32], "HmacSHA256"));
+                m.doFinal(new byte[4096]);
+            } catch (java.security.GeneralSecurityException ignored) {
+                return; // see above: the handshake that needs it reports it
+            }
+        }
+    }
+
     private final Duration connectTimeout;
     private final int keepAliveSeconds;
     private final int connectAttempts;
