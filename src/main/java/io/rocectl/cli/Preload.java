@@ -1,6 +1,6 @@
 package io.rocectl.cli;
 
-import io.rocectl.template.Templar;
+import io.rocectl.playbook.PlaybookLoader;
 import io.rocectl.transport.ssh.SshConnector;
 
 import java.util.Set;
@@ -29,7 +29,7 @@ final class Preload {
     }
 
     private static void run() {
-        Templar.get();
+        PlaybookLoader.preloadTemplates();
         // The JDK's crypto here is what every handshake uses; should it fail, the handshake fails
         // the same way on the host's own thread and reports it there.
         SshConnector.preload();
