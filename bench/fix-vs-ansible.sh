@@ -12,6 +12,8 @@
 #   rocectl: ./rocectl run playbooks/roce-multinic.yaml -i INV --skip-tags probe -f FORKS
 #   Ansible: ansible-playbook -i INV -f FORKS bench/ansible/roce-fix.yaml   (7 plain tasks, the
 #            same fix; pipelining, ControlPersist, python3 interpreter set: its fastest honest setup)
+# Before each timed command it waits (at most CALM_MAX=30 s) for the CPUs to be CALM_IDLE=90 % idle
+# over a second, for every tool alike, and logs the load average then.
 # Prints a Markdown table with both times, the ratio, and the load average before and after.
 # Environment: FIXBENCH_NAME=fixbench FIXBENCH_FORKS=64 FIXBENCH_SUBNET=172.29.0.0/16
 #              FIXBENCH_MGMT=10.246.0.0/16
@@ -84,9 +86,29 @@ failed_pairs() {
   cat "$WORK"/fping/* | grep -c '/0/' || true
 }
 
+# Before each timed command: wait (at most CALM_MAX s, default 30) until the CPUs were at least
+# CALM_IDLE % (default 90) idle over one second, so that no run inherits the work of what came
+# before it (a lab just made, the other tool's run); the load average lags by minutes, so it is
+# only reported. Prints the seconds waited.
+calm() {
+  local w=0 a b
+  while [ "$w" -lt "${CALM_MAX:-30}" ]; do
+    a=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8, $5 + $6 }' /proc/stat)
+    sleep 1
+    b=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8, $5 + $6 }' /proc/stat)
+    w=$((w + 1))
+    # shellcheck disable=SC2086 # two numbers each
+    if awk -v min="${CALM_IDLE:-90}" 'BEGIN { split(ARGV[1], x, " "); split(ARGV[2], y, " "); ARGV[1] = ARGV[2] = "";
+        t = y[1] - x[1]; exit !(t > 0 && 100 * (y[2] - x[2]) / t >= min) }' "$a" "$b"; then break; fi
+  done
+  echo "$w"
+}
+
 # timed CMD VERIFY: prints the wall seconds of CMD; VERIFY (reads $WORK/run.log) must hold after
 timed() {
-  local t0 t1
+  local t0 t1 w
+  w=$(calm)
+  say "   (waited ${w} s for idle CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg))"
   t0=$(now)
   bash -c "$1" >"$WORK/run.log" 2>&1 || { say "fix-vs-ansible.sh: failed: $1"; tail -30 "$WORK/run.log" >&2; exit 1; }
   t1=$(now)
