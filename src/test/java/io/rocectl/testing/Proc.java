@@ -18,6 +18,17 @@ public final class Proc {
 
     private Proc() {}
 
+    /** Alive and not a zombie (a killed orphan waits for PID 1 to reap it). */
+    public static boolean running(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            int close = stat.lastIndexOf(')');
+            return close + 2 < stat.length() && stat.charAt(close + 2) != 'Z';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     public static Result run(List<String> argv) {
         return run(argv, null, Map.of(), 120);
     }

@@ -59,11 +59,22 @@ class CommitConfirmLocalTest {
 
     @AfterEach
     void removeTimers() throws IOException {
+        removeTimers(inode);
+    }
+
+    /** Kills the sleepers of this test's timers (by the PIDs they recorded) and removes their directories. */
+    static void removeTimers(String inode) throws IOException {
         for (String base : new String[] {"/run/rocectl", "/tmp/rocectl"}) {
             Path d = Path.of(base, "rollback-net" + inode);
-            if (!Files.exists(d)) continue;
+            if (inode == null || !Files.exists(d)) continue;
             try (Stream<Path> s = Files.walk(d)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    if (p.getFileName().toString().endsWith(".pid")) {
+                        String pid = Files.readString(p).strip();
+                        if (pid.matches("[0-9]+")) ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+                    }
+                    Files.deleteIfExists(p);
+                }
             }
         }
     }

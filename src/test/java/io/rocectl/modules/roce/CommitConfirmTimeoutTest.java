@@ -15,10 +15,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,19 +35,7 @@ class CommitConfirmTimeoutTest {
 
     @AfterEach
     void removeTimers() throws IOException {
-        for (String base : new String[] {"/run/rocectl", "/tmp/rocectl"}) {
-            Path d = Path.of(base, "rollback-net" + inode);
-            if (!Files.exists(d)) continue;
-            try (Stream<Path> s = Files.walk(d)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    if (p.getFileName().toString().endsWith(".pid")) {
-                        String pid = Files.readString(p).strip();
-                        if (pid.matches("[0-9]+")) ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
-                    }
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
+        CommitConfirmLocalTest.removeTimers(inode);
     }
 
     @Test
@@ -75,23 +61,12 @@ class CommitConfirmTimeoutTest {
                         Duration.ofSeconds(1)));
                 assertTrue(Files.exists(hung), "the change ran (and hung)");
                 long ipPid = Long.parseLong(Files.readString(hung).strip());
-                for (int i = 0; i < 50 && running(ipPid); i++) Thread.sleep(100);
-                assertTrue(!running(ipPid), "the hung change was killed on the host");
+                for (int i = 0; i < 50 && io.rocectl.testing.Proc.running(ipPid); i++) Thread.sleep(100);
+                assertTrue(!io.rocectl.testing.Proc.running(ipPid), "the hung change was killed on the host");
                 for (int i = 0; i < 100 && !Files.exists(applied); i++) Thread.sleep(100);
                 assertTrue(Files.exists(applied), "the rollback timer survived the kill and fired");
                 assertEquals("rule del pref 1000\n", Files.readString(applied), "it applied the undo");
             }
-        }
-    }
-
-    /** Alive and not a zombie. */
-    static boolean running(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            int close = stat.lastIndexOf(')');
-            return close + 2 < stat.length() && stat.charAt(close + 2) != 'Z';
-        } catch (IOException e) {
-            return false;
         }
     }
 }

@@ -51,26 +51,15 @@ class CommandTimeoutKillTest {
                 pids.add(Long.parseLong(Files.readString(work.resolve(f)).strip()));
             }
             long deadline = System.currentTimeMillis() + 3000;
-            while (pids.stream().anyMatch(CommandTimeoutKillTest::running) && System.currentTimeMillis() < deadline) {
+            while (pids.stream().anyMatch(io.rocectl.testing.Proc::running) && System.currentTimeMillis() < deadline) {
                 Thread.sleep(50);
             }
-            List<Long> left = pids.stream().filter(CommandTimeoutKillTest::running).toList();
+            List<Long> left = pids.stream().filter(io.rocectl.testing.Proc::running).toList();
             assertEquals(List.of(), left, "processes of the timed-out command still running on the host");
         } finally {
             for (long p : pids) {
-                if (running(p)) ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
+                if (io.rocectl.testing.Proc.running(p)) ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
             }
-        }
-    }
-
-    /** Alive and not a zombie (a killed orphan waits for PID 1 to reap it). */
-    static boolean running(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            int close = stat.lastIndexOf(')');
-            return close + 2 < stat.length() && stat.charAt(close + 2) != 'Z';
-        } catch (IOException e) {
-            return false;
         }
     }
 }
