@@ -61,6 +61,8 @@ final class LabDown {
             List<Path> trees = new ArrayList<>();
             for (LabHost h : s.hosts()) trees.add(s.hostDir(h.name()));
             Parallel.forEach(trees, 8, LabDown::deleteTree);
+            // a file the lab did not make keeps the tmpfs, and the directory (named below)
+            if (emptyDir(hosts)) HostsTmpfs.unmount(hosts);
             deleteIfEmpty(hosts);
         }
         for (String f : STATE_FILES) deleteFile(s.path().resolve(f));

@@ -63,6 +63,7 @@ final class LabUp {
 
     private static LabState build(LabState s, PrintStream out) {
         Phases ph = new Phases();
+        HostsTmpfs.mountIfNeeded(s.path().resolve("hosts"));
         keysAndFiles(s);
         ph.mark("keys+files");
         s = s.withGcThresh(raiseNeighbourLimits(s, out));

@@ -43,6 +43,15 @@ class LabTest {
     }
 
     @Test
+    @Order(0)
+    void theHostsFilesAreOnATmpfsAsInRun() throws Exception {
+        java.nio.file.Path hosts = s.path().resolve("hosts");
+        assertEquals("tmpfs", java.nio.file.Files.getFileStore(hosts).type(), "a host's files are on a tmpfs, as a real /run is");
+        boolean parentTmpfs = "tmpfs".equals(java.nio.file.Files.getFileStore(s.path()).type());
+        assertEquals(!parentTmpfs, HostsTmpfs.mounted(hosts), "a tmpfs of the lab's own only where the state directory is on disk");
+    }
+
+    @Test
     @Order(1)
     void everyHostAnswersSshWithItsOwnHostnameCleanRootAndPrivateEtc() throws Exception {
         assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(

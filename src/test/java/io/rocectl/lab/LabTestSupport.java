@@ -166,6 +166,7 @@ final class LabTestSupport {
             if (HostProcesses.alive(h.holderPid())) left.add("holder " + h.holderPid());
             if (Files.exists(LabState.netnsEtc(h.namespace()))) left.add("/etc/netns/" + h.namespace());
         }
+        if (HostsTmpfs.mounted(s.path().resolve("hosts"))) left.add("tmpfs on " + s.path().resolve("hosts"));
         if (Files.exists(s.path())) left.add("state dir " + s.path());
         return left;
     }
