@@ -59,7 +59,7 @@ public final class FactScript {
         for (Fact<?> f : facts) {
             if (!batched.contains(f)) section(sb, mark, f);
         }
-        return Cmd.script(sb.toString(), args);
+        return Cmd.script(sb.toString(), args).inSharedShell();
     }
 
     private static void section(StringBuilder sb, String mark, Fact<?> f) {

@@ -37,9 +37,9 @@ public final class RemoteFile {
             throws TransportException, CommandTimeoutException, InterruptedException {
         String text = inlineAllowed(ctx, mode) ? inlineText(content) : null;
         if (text != null && quotedBytes(text) <= INLINE_BYTES) {
-            ctx.runOk(Cmd.script(WRITE, path, mode, text));   // on the command line: written by printf
+            ctx.runOk(Cmd.script(WRITE, path, mode, text).inSharedShell());   // on the command line: written by printf
         } else {
-            ctx.runOk(Cmd.script(WRITE, path, mode).withStdin(content));
+            ctx.runOk(Cmd.script(WRITE, path, mode).withStdin(content).inSharedShell());
         }
     }
 
@@ -146,7 +146,7 @@ public final class RemoteFile {
                 }
             }
         }
-        ExecResult r = ctx.run(Cmd.script(TEMP + "\n" + STAGE_ALL + "\n" + COMMIT, args).withStdin(in.toByteArray()));
+        ExecResult r = ctx.run(Cmd.script(TEMP + "\n" + STAGE_ALL + "\n" + COMMIT, args).withStdin(in.toByteArray()).inSharedShell());
         if (!r.ok()) throw new ModuleException(r.stderr().strip());
     }
 

@@ -101,7 +101,7 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         String read = FactScript.command(all).argv().get(2);
         String script = "(\n" + before.script() + "\n)\nprintf '\\n%s%s\\n' '" + THEN + "' \"$?\"\n" + read;
         long started = conn.commandsStarted();
-        Cmd cmd = Cmd.script(script, before.args());
+        Cmd cmd = Cmd.script(script, before.args()).inSharedShell();
         ExecResult r = conn.exec(before.stdin() == null ? cmd : cmd.withStdin(before.stdin()), timeout);
         int at = r.stdout().indexOf("\n" + THEN);
         if (at < 0) {

@@ -9,11 +9,15 @@ import java.util.List;
  * optional stdin and privilege escalation. A shell script is the argv {@code sh -c SCRIPT sh ARGS...},
  * so values reach the script as positional parameters, never as syntax.
  */
-public record Cmd(List<String> argv, byte[] stdin, boolean become) {
+public record Cmd(List<String> argv, byte[] stdin, boolean become, boolean shared) {
 
     public Cmd {
         argv = List.copyOf(argv);
         if (argv.isEmpty()) throw new IllegalArgumentException("empty argv");
+    }
+
+    public Cmd(List<String> argv, byte[] stdin, boolean become) {
+        this(argv, stdin, become, false);
     }
 
     public static Cmd of(String... argv) {
@@ -36,7 +40,7 @@ public record Cmd(List<String> argv, byte[] stdin, boolean become) {
     }
 
     public Cmd withStdin(byte[] data) {
-        return new Cmd(argv, data, become);
+        return new Cmd(argv, data, become, shared);
     }
 
     public Cmd withStdin(String data) {
@@ -44,7 +48,16 @@ public record Cmd(List<String> argv, byte[] stdin, boolean become) {
     }
 
     public Cmd withBecome(boolean b) {
-        return new Cmd(argv, stdin, b);
+        return new Cmd(argv, stdin, b, shared);
+    }
+
+    /**
+     * This command may run in the connection's long-lived shell instead of a channel of its own
+     * (see the SSH transport): it is one of rocectl's own, and nothing it starts writes to its
+     * output after it has exited (a process it leaves behind has its output redirected).
+     */
+    public Cmd inSharedShell() {
+        return new Cmd(argv, stdin, become, true);
     }
 
     /** The single command line handed to the remote shell. */

@@ -33,7 +33,7 @@ public final class EnvConnection extends ForwardingConnection {
         argv.add("env");
         argv.addAll(assignments);
         argv.addAll(cmd.argv());
-        return new Cmd(argv, cmd.stdin(), cmd.become());
+        return new Cmd(argv, cmd.stdin(), cmd.become(), cmd.shared());
     }
 
     @Override

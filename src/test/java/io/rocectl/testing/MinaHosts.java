@@ -30,6 +30,8 @@ public final class MinaHosts implements AutoCloseable {
     /** SSH sessions (TCP connections) the servers accepted, and how many of them logged in. */
     public final AtomicInteger sessions = new AtomicInteger();
     public final AtomicInteger logins = new AtomicInteger();
+    /** Exec requests (one per command channel) the servers received. */
+    public final AtomicInteger execs = new AtomicInteger();
 
     public MinaHosts(Path dir, int n) throws Exception {
         this(dir, n, Map.of());
@@ -59,7 +61,10 @@ public final class MinaHosts implements AutoCloseable {
             Map<String, String> env = new java.util.HashMap<>(extraEnv);
             env.put("ROCECTL_TEST_HOME", home.toString());
             env.put("HOST_NAME", name);
-            s.setCommandFactory((channel, line) -> new ShCommand(line, env, running, maxRunning));
+            s.setCommandFactory((channel, line) -> {
+                execs.incrementAndGet();
+                return new ShCommand(line, env, running, maxRunning);
+            });
             s.addSessionListener(new org.apache.sshd.common.session.SessionListener() {
                 @Override
                 public void sessionCreated(org.apache.sshd.common.session.Session session) {

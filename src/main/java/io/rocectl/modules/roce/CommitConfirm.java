@@ -99,7 +99,7 @@ public final class CommitConfirm {
                                       Duration timeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
         String in = String.join("\n", undo) + "\n" + BATCH_SEPARATOR + "\n" + String.join("\n", batch) + "\n";
-        Cmd cmd = Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token).withStdin(in);
+        Cmd cmd = Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token).withStdin(in).inSharedShell();
         ExecResult r = ctx.connection().exec(cmd.withBecome(ctx.become() && !"root".equals(ctx.connection().user())), timeout);
         String out = r.stdout();
         int eol = out.indexOf('\n');

@@ -55,7 +55,7 @@ public final class RoceVerifyModule implements Module {
         if (probes.isEmpty()) return ModuleResult.ok("no peers to check (run roce_facts on every host first)");
         StringBuilder in = new StringBuilder();
         for (RouteCheck.Probe p : probes) in.append(p.batchLine()).append('\n');
-        ExecResult r = ctx.connection().exec(Cmd.of("ip", "-j", "-force", "-batch", "-").withStdin(in.toString()),
+        ExecResult r = ctx.connection().exec(Cmd.of("ip", "-j", "-force", "-batch", "-").withStdin(in.toString()).inSharedShell(),
                 ctx.commandTimeout());
         HostNics.keep(ctx.connection()); // route lookups change nothing
         List<String> wrong = RouteCheck.wrong(probes, IpJson.routeGet(r.stdout(), h.snap().tables()));

@@ -43,6 +43,9 @@ final class SshConnection implements Connection {
     private final String user;
     private final SSHClient client;
     private final AtomicLong started = new AtomicLong();
+    /** The connection's long-lived shell (see {@link SharedShell}); one command at a time. */
+    private final java.util.concurrent.locks.ReentrantLock shellLock = new java.util.concurrent.locks.ReentrantLock();
+    private SharedShell shell; // guarded by shellLock
 
     SshConnection(String host, String user, SSHClient client) {
         this.host = host;
@@ -71,6 +74,15 @@ final class SshConnection implements Connection {
      */
     private ExecResult exec(Cmd cmd, Duration timeout, boolean killOnTimeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        // rocectl's own commands go through the connection's shell while it is free; others (and
+        // any command while another holds the shell) get a channel of their own
+        if (SharedShell.fits(cmd) && shellLock.tryLock()) {
+            try {
+                return execShared(cmd, timeout);
+            } finally {
+                shellLock.unlock();
+            }
+        }
         started.incrementAndGet();
         long t0 = System.nanoTime();
         String token = timeout == null ? null : RemoteKill.newToken();
@@ -114,7 +126,7 @@ final class SshConnection implements Connection {
             Integer rc = c.getExitStatus();
             if (rc == null) {
                 if (!client.isConnected()) throw new TransportException(host + ": connection lost during command");
-                rc = c.getExitSignal() != null ? 128 + 9 : 255;
+                rc = c.getExitSignal() != null ? 128 + signalNumber(c.getExitSignal()) : 255;
             }
             return new ExecResult(rc, new String(o, StandardCharsets.UTF_8), new String(e, StandardCharsets.UTF_8),
                     (System.nanoTime() - t0) / 1_000_000);
@@ -128,6 +140,59 @@ final class SshConnection implements Connection {
                 closeQuietly(session);
             }
         }
+    }
+
+    /** {@link #exec} through the shared shell (started when there is none that works); the caller holds shellLock. */
+    private ExecResult execShared(Cmd cmd, Duration timeout)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        started.incrementAndGet();
+        String token = timeout == null ? null : RemoteKill.newToken();
+        try {
+            if (shell == null || !shell.usable()) {
+                if (shell != null) shell.close();
+                shell = null;
+                shell = SharedShell.start(client.startSession());
+            }
+            return shell.run(cmd, token, timeout == null ? Long.MAX_VALUE / 4 : timeout.toMillis(), PUMPS);
+        } catch (TimeoutException te) {
+            // the command's processes first (by their tag), then the shell that started them
+            killRemote(token, false);
+            dropShell();
+            throw new CommandTimeoutException(host + ": command timed out after " + timeout.toSeconds() + " s: "
+                    + abbreviate(cmd.commandLine()));
+        } catch (IOException e) {
+            dropShell();
+            if (!client.isConnected()) throw new TransportException(host + ": connection lost during command");
+            throw new TransportException(host + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            dropShell();
+            throw e;
+        }
+    }
+
+    /** Linux's number of a signal sshd reports by name (as a shell's 128 + N); 9 when unknown. */
+    static int signalNumber(Signal s) {
+        return switch (s) {
+            case HUP -> 1;
+            case INT -> 2;
+            case QUIT -> 3;
+            case ILL -> 4;
+            case ABRT -> 6;
+            case FPE -> 8;
+            case KILL -> 9;
+            case USR1 -> 10;
+            case SEGV -> 11;
+            case USR2 -> 12;
+            case PIPE -> 13;
+            case ALRM -> 14;
+            case TERM -> 15;
+            default -> 9;
+        };
+    }
+
+    private void dropShell() {
+        if (shell != null) shell.close();
+        shell = null;
     }
 
     /**
@@ -208,6 +273,13 @@ final class SshConnection implements Connection {
 
     @Override
     public void close() {
+        if (shellLock.tryLock()) {
+            try {
+                dropShell();
+            } finally {
+                shellLock.unlock();
+            }
+        }
         try {
             client.disconnect();
         } catch (IOException ignored) {

@@ -1,0 +1,189 @@
+package io.rocectl.transport.ssh;
+
+import io.rocectl.transport.Cmd;
+import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.RemoteKill;
+import io.rocectl.transport.ShellQuote;
+import net.schmizz.sshj.connection.channel.direct.Session;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One long-lived {@code sh} on a host, on one SSH channel, that starts the commands it is sent one
+ * after another: each is still its own {@code sh -c SCRIPT} (or program) with its own kill tag,
+ * but it costs no SSH channel, no sshd session process and no login shell of its own. The shell
+ * reads its program from the channel; after each command it prints a line with a random mark and
+ * the exit status on stdout, and the mark on stderr, which end that command's output.
+ *
+ * <p>Only for {@link Cmd#shared()} commands without sudo whose stdin is empty (then
+ * {@code /dev/null}) or UTF-8 text without NUL ending in a newline (then a here-document). A
+ * command that times out is killed by its tag like any other, and the shell is dropped.
+ */
+final class SharedShell {
+    private static final String MARK = "@@rocectl-done@@";
+
+    private final Session session;
+    private final Session.Command proc;
+    private final OutputStream in;
+    private final InputStream out;
+    private final InputStream err;
+    private volatile boolean broken;
+
+    private SharedShell(Session session, Session.Command proc) {
+        this.session = session;
+        this.proc = proc;
+        this.in = proc.getOutputStream();
+        this.out = proc.getInputStream();
+        this.err = proc.getErrorStream();
+    }
+
+    /** A new shell on a new channel of {@code session}'s connection. */
+    static SharedShell start(Session session) throws IOException {
+        SharedShell sh = new SharedShell(session, session.exec("exec sh"));
+        // the commands' stderr is the channel's (fd 3 for the shell itself); the shell's own goes
+        // nowhere, so that its notes ("Terminated" for a command a signal ended) are not a command's
+        sh.in.write("exec 3>&2 2>/dev/null\n".getBytes(StandardCharsets.US_ASCII));
+        return sh;
+    }
+
+    boolean usable() {
+        return !broken && proc.isOpen();
+    }
+
+    /** Whether {@code cmd} may run here. */
+    static boolean fits(Cmd cmd) {
+        if (!cmd.shared() || cmd.become()) return false;
+        byte[] b = cmd.stdin();
+        if (b == null || b.length == 0) return true;
+        if (b[b.length - 1] != '\n') return false;
+        for (byte x : b) if (x == 0) return false;
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(b));
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+        return true;
+    }
+
+    /** The shell text that runs {@code cmd} (tagged with {@code token} when not null) and then marks its end. */
+    static String program(Cmd cmd, String token, String mark) {
+        // a subshell that becomes the command: what the shell notes about it (a signal that ended
+        // it) goes to the shell's own stderr, not the command's
+        StringBuilder p = new StringBuilder("(");
+        if (token != null) p.append(RemoteKill.VAR).append('=').append(token).append(' ');
+        p.append("exec ").append(ShellQuote.join(cmd.argv()));
+        p.append(" 2>&3 3>&-)");
+        if (cmd.stdin() == null || cmd.stdin().length == 0) {
+            p.append(" </dev/null\n");
+        } else {
+            String text = new String(cmd.stdin(), StandardCharsets.UTF_8);
+            String end = mark + "-in";
+            if (("\n" + text).contains("\n" + end + "\n")) return null;
+            p.append(" <<'").append(end).append("'\n").append(text).append(end).append('\n');
+        }
+        p.append("printf '\\n%s %s\\n' '").append(mark).append("' \"$?\"; printf '\\n%s\\n' '").append(mark).append("' >&3\n");
+        return p.toString();
+    }
+
+    /**
+     * Runs {@code cmd}; the caller holds this shell alone. Throws TimeoutException after
+     * {@code waitMs} (the shell is then broken: its command may still run), IOException when the
+     * channel ends.
+     */
+    ExecResult run(Cmd cmd, String token, long waitMs, ExecutorService pumps)
+            throws IOException, TimeoutException, InterruptedException {
+        long t0 = System.nanoTime();
+        String mark = MARK + RemoteKill.newToken();
+        String program = program(cmd, token, mark);
+        if (program == null) throw new IllegalArgumentException("stdin holds the end line");
+        byte[] outEnd = ("\n" + mark + " ").getBytes(StandardCharsets.US_ASCII);
+        byte[] errEnd = ("\n" + mark + "\n").getBytes(StandardCharsets.US_ASCII);
+        Future<byte[]> e = pumps.submit(() -> readThrough(err, errEnd, false));
+        Future<byte[]> o = pumps.submit(() -> readThrough(out, outEnd, true));
+        boolean done = false;
+        try {
+            in.write(program.getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            byte[] ob = o.get(waitMs, TimeUnit.MILLISECONDS);
+            long left = Math.max(1000, waitMs - (System.nanoTime() - t0) / 1_000_000);
+            byte[] eb = e.get(left, TimeUnit.MILLISECONDS);
+            // stdout: OUTPUT \n MARK SP RC \n
+            int at = indexOf(ob, outEnd);
+            String rc = new String(ob, at + outEnd.length, ob.length - at - outEnd.length, StandardCharsets.US_ASCII).strip();
+            done = true;
+            return new ExecResult(Integer.parseInt(rc), new String(ob, 0, at, StandardCharsets.UTF_8),
+                    new String(eb, 0, eb.length - errEnd.length, StandardCharsets.UTF_8), (System.nanoTime() - t0) / 1_000_000);
+        } catch (java.util.concurrent.ExecutionException ex) {
+            Throwable c = ex.getCause();
+            throw c instanceof IOException io ? io : new IOException(String.valueOf(c.getMessage()), c);
+        } catch (NumberFormatException ex) {
+            throw new IOException("the shell's end line is not an exit status", ex);
+        } finally {
+            if (!done) {
+                broken = true;
+                o.cancel(true);
+                e.cancel(true);
+            }
+        }
+    }
+
+    /**
+     * Reads until {@code end} has been read (and, with {@code line}, the rest of its line), never
+     * past it: the shell writes nothing more until it is sent the next command.
+     */
+    private static byte[] readThrough(InputStream s, byte[] end, boolean line) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        byte[] chunk = new byte[8192];
+        int found = -1;
+        while (true) {
+            int n = s.read(chunk);
+            if (n < 0) throw new EOFException("the shell's channel closed during a command");
+            int from = Math.max(0, buf.size() - end.length);
+            buf.write(chunk, 0, n);
+            byte[] all = buf.toByteArray();
+            if (found < 0) found = indexOf(all, end, from);
+            if (found >= 0 && (!line || indexOf(all, new byte[] {'\n'}, found + end.length) >= 0)) {
+                return all;
+            }
+        }
+    }
+
+    private static int indexOf(byte[] a, byte[] b) {
+        return indexOf(a, b, 0);
+    }
+
+    private static int indexOf(byte[] a, byte[] b, int from) {
+        outer:
+        for (int i = Math.max(0, from); i <= a.length - b.length; i++) {
+            for (int j = 0; j < b.length; j++) if (a[i + j] != b[j]) continue outer;
+            return i;
+        }
+        return -1;
+    }
+
+    void close() {
+        broken = true;
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the shell is gone already
+        }
+        try {
+            session.close();
+        } catch (IOException ignored) {
+            // closed by the server
+        }
+    }
+}
