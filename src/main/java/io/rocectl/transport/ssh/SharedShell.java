@@ -6,7 +6,6 @@ import io.rocectl.transport.RemoteKill;
 import io.rocectl.transport.ShellQuote;
 import net.schmizz.sshj.connection.channel.direct.Session;
 
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -144,29 +143,32 @@ final class SharedShell {
      * past it: the shell writes nothing more until it is sent the next command.
      */
     private static byte[] readThrough(InputStream s, byte[] end, boolean line) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        byte[] chunk = new byte[8192];
+        byte[] buf = new byte[8192];
+        int size = 0;
         int found = -1;
         while (true) {
-            int n = s.read(chunk);
+            if (buf.length - size < 4096) buf = java.util.Arrays.copyOf(buf, buf.length * 2);
+            int n = s.read(buf, size, buf.length - size);
             if (n < 0) throw new EOFException("the shell's channel closed during a command");
-            int from = Math.max(0, buf.size() - end.length);
-            buf.write(chunk, 0, n);
-            byte[] all = buf.toByteArray();
-            if (found < 0) found = indexOf(all, end, from);
-            if (found >= 0 && (!line || indexOf(all, new byte[] {'\n'}, found + end.length) >= 0)) {
-                return all;
+            int from = Math.max(0, size - end.length);
+            size += n;
+            if (found < 0) found = indexOf(buf, size, end, from);
+            if (found >= 0 && (!line || indexOf(buf, size, NL, found + end.length) >= 0)) {
+                return java.util.Arrays.copyOf(buf, size);
             }
         }
     }
 
+    private static final byte[] NL = {'\n'};
+
     private static int indexOf(byte[] a, byte[] b) {
-        return indexOf(a, b, 0);
+        return indexOf(a, a.length, b, 0);
     }
 
-    private static int indexOf(byte[] a, byte[] b, int from) {
+    /** The first index at or after {@code from} where {@code b} occurs in the first {@code size} bytes of {@code a}, or -1. */
+    private static int indexOf(byte[] a, int size, byte[] b, int from) {
         outer:
-        for (int i = Math.max(0, from); i <= a.length - b.length; i++) {
+        for (int i = Math.max(0, from); i <= size - b.length; i++) {
             for (int j = 0; j < b.length; j++) if (a[i + j] != b[j]) continue outer;
             return i;
         }
