@@ -76,7 +76,10 @@ final class SharedShell {
         return true;
     }
 
-    /** The shell text that runs {@code cmd} (tagged with {@code token} when not null) and then marks its end. */
+    /**
+     * The shell text that runs {@code cmd} (tagged with {@code token} when not null) and then marks
+     * its end; null when its stdin holds the here-document's end line (it then takes a channel).
+     */
     static String program(Cmd cmd, String token, String mark) {
         // a subshell that becomes the command: what the shell notes about it (a signal that ended
         // it) goes to the shell's own stderr, not the command's
@@ -96,17 +99,19 @@ final class SharedShell {
         return p.toString();
     }
 
+    /** A new random mark for {@link #program}. */
+    static String newMark() {
+        return MARK + RemoteKill.newToken();
+    }
+
     /**
-     * Runs {@code cmd}; the caller holds this shell alone. Throws TimeoutException after
+     * Runs a {@link #program} ending with {@code mark}; the caller holds this shell alone. Throws TimeoutException after
      * {@code waitMs} (the shell is then broken: its command may still run), IOException when the
      * channel ends.
      */
-    ExecResult run(Cmd cmd, String token, long waitMs, ExecutorService pumps)
+    ExecResult run(String program, String mark, long waitMs, ExecutorService pumps)
             throws IOException, TimeoutException, InterruptedException {
         long t0 = System.nanoTime();
-        String mark = MARK + RemoteKill.newToken();
-        String program = program(cmd, token, mark);
-        if (program == null) throw new IllegalArgumentException("stdin holds the end line");
         byte[] outEnd = ("\n" + mark + " ").getBytes(StandardCharsets.US_ASCII);
         byte[] errEnd = ("\n" + mark + "\n").getBytes(StandardCharsets.US_ASCII);
         Future<byte[]> e = pumps.submit(() -> readThrough(err, errEnd, false));

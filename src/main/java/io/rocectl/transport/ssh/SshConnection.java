@@ -78,7 +78,8 @@ final class SshConnection implements Connection {
         // any command while another holds the shell) get a channel of their own
         if (SharedShell.fits(cmd) && shellLock.tryLock()) {
             try {
-                return execShared(cmd, timeout);
+                ExecResult r = execShared(cmd, timeout);
+                if (r != null) return r;
             } finally {
                 shellLock.unlock();
             }
@@ -142,18 +143,23 @@ final class SshConnection implements Connection {
         }
     }
 
-    /** {@link #exec} through the shared shell (started when there is none that works); the caller holds shellLock. */
+    /**
+     * {@link #exec} through the shared shell (started when there is none that works), or null when
+     * the command cannot be put in its program; the caller holds shellLock.
+     */
     private ExecResult execShared(Cmd cmd, Duration timeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        started.incrementAndGet();
         String token = timeout == null ? null : RemoteKill.newToken();
+        String mark = SharedShell.newMark();
+        String program = SharedShell.program(cmd, token, mark);
+        if (program == null) return null;
+        started.incrementAndGet();
         try {
             if (shell == null || !shell.usable()) {
-                if (shell != null) shell.close();
-                shell = null;
+                dropShell();
                 shell = SharedShell.start(client.startSession());
             }
-            return shell.run(cmd, token, timeout == null ? Long.MAX_VALUE / 4 : timeout.toMillis(), PUMPS);
+            return shell.run(program, mark, timeout == null ? Long.MAX_VALUE / 4 : timeout.toMillis(), PUMPS);
         } catch (TimeoutException te) {
             // the command's processes first (by their tag), then the shell that started them
             killRemote(token, false);
@@ -190,9 +196,11 @@ final class SshConnection implements Connection {
         };
     }
 
+    /** Drops the shared shell; its channel is closed in the background (a stalled peer may never answer the close). */
     private void dropShell() {
-        if (shell != null) shell.close();
+        SharedShell s = shell;
         shell = null;
+        if (s != null) PUMPS.submit(s::close);
     }
 
     /**
