@@ -38,13 +38,19 @@ public final class RemoteKill {
      * own); through sudo, which resets the environment, {@code env} sets it after sudo.
      */
     public static String tagged(Cmd cmd, String token) {
-        if (!token.matches("[0-9a-f]+")) throw new IllegalArgumentException("bad token " + token);
         if (cmd.become()) {
+            assignment(token);
             List<String> argv = new ArrayList<>(List.of("env", VAR + "=" + token));
             argv.addAll(cmd.argv());
             return new Cmd(argv, cmd.stdin(), true).commandLine();
         }
-        return VAR + "=" + token + "; export " + VAR + "; exec " + cmd.commandLine();
+        return assignment(token) + "; export " + VAR + "; exec " + cmd.commandLine();
+    }
+
+    /** {@code ROCECTL_CMD=token}, a shell assignment (the token checked to be hex: nothing to quote). */
+    public static String assignment(String token) {
+        if (!token.matches("[0-9a-f]+")) throw new IllegalArgumentException("bad token " + token);
+        return VAR + "=" + token;
     }
 
     /** The command that kills every process of a tagged command (run with the same become). */

@@ -60,37 +60,36 @@ final class SharedShell {
         return !broken && proc.isOpen();
     }
 
-    /** Whether {@code cmd} may run here. */
+    /** Whether {@code cmd} may run here as far as the command says ({@link #program} judges its stdin). */
     static boolean fits(Cmd cmd) {
-        if (!cmd.shared() || cmd.become()) return false;
-        byte[] b = cmd.stdin();
-        if (b == null || b.length == 0) return true;
-        if (b[b.length - 1] != '\n') return false;
-        for (byte x : b) if (x == 0) return false;
-        try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(b));
-        } catch (CharacterCodingException e) {
-            return false;
-        }
-        return true;
+        return cmd.shared() && !cmd.become();
     }
 
     /**
      * The shell text that runs {@code cmd} (tagged with {@code token} when not null) and then marks
-     * its end; null when its stdin holds the here-document's end line (it then takes a channel).
+     * its end; null when its stdin cannot be a here-document (it then takes a channel): not empty
+     * and not UTF-8 text without NUL ending in a newline, or holding the end line.
      */
     static String program(Cmd cmd, String token, String mark) {
         // a subshell that becomes the command: what the shell notes about it (a signal that ended
         // it) goes to the shell's own stderr, not the command's
         StringBuilder p = new StringBuilder("(");
-        if (token != null) p.append(RemoteKill.VAR).append('=').append(token).append(' ');
+        if (token != null) p.append(RemoteKill.assignment(token)).append(' ');
         p.append("exec ").append(ShellQuote.join(cmd.argv()));
         p.append(" 2>&3 3>&-)");
         if (cmd.stdin() == null || cmd.stdin().length == 0) {
             p.append(" </dev/null\n");
         } else {
-            String text = new String(cmd.stdin(), StandardCharsets.UTF_8);
+            byte[] b = cmd.stdin();
+            if (b[b.length - 1] != '\n') return null;
+            String text;
+            try {
+                text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(b)).toString();
+            } catch (CharacterCodingException e) {
+                return null;
+            }
+            if (text.indexOf('\0') >= 0) return null;
             String end = mark + "-in";
             if (("\n" + text).contains("\n" + end + "\n")) return null;
             p.append(" <<'").append(end).append("'\n").append(text).append(end).append('\n');
