@@ -149,6 +149,11 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         } catch (IllegalArgumentException e) {
             throw new ModuleException(e.getMessage());
         }
+        if (explicitlyEmpty(setting)) {
+            // roce_nics: [] names no NIC; unset is what selects the default (every RDMA NIC)
+            sel = new NicSelection(List.of(), sel.mgmtIf(), sel.mgmtIp(), sel.mgmtHow(), sel.notes(), "roce_nics []",
+                    sel.seen());
+        }
         if (needNics && sel.nics().isEmpty() && !removalConfirmed(setting)) {
             throw new ModuleException(sel.emptyMessage() + (explicitlyEmpty(setting)
                     ? "; roce_nics is [] on purpose? set " + CONFIRM_REMOVE + ": true to remove rocectl's configuration"

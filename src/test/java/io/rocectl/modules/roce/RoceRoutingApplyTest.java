@@ -157,6 +157,23 @@ class RoceRoutingApplyTest {
     }
 
     @Test
+    void anExplicitlyEmptyNicListSelectsNoNicAndFailsUnlessRemovalIsConfirmed() throws Exception {
+        FakeHost h = host(new String[] {"8nic-right"}, false);
+        Map<String, Object> vars = new java.util.HashMap<>(VARS);
+        vars.put("roce_nics", List.of());
+        io.rocectl.module.ModuleException e = org.junit.jupiter.api.Assertions.assertThrows(io.rocectl.module.ModuleException.class,
+                () -> new RoceRoutingModule().run(new TaskContext("gpu01", h, Map.of(), vars, true, false, true,
+                        Duration.ofSeconds(30), reconnects(new int[1]))));
+        assertTrue(e.getMessage().contains("no RoCE NIC selected by roce_nics []")
+                && e.getMessage().contains(HostNics.CONFIRM_REMOVE), e.getMessage());
+        vars.put(HostNics.CONFIRM_REMOVE, true);
+        FakeHost h2 = host(new String[] {"8nic-right"}, false);
+        ModuleResult removal = new RoceRoutingModule().run(new TaskContext("gpu01", h2, Map.of(), vars, true, false, true,
+                Duration.ofSeconds(30), reconnects(new int[1])));
+        assertFalse(removal.failed(), "with removal confirmed an empty selection is what was asked for: " + removal.msg());
+    }
+
+    @Test
     void checkModeSendsNothingButReads() throws Exception {
         FakeHost h = host(new String[] {"8nic-missing"}, false);
         ModuleResult r = new RoceRoutingModule().run(ctx(h, true, reconnects(new int[1])));
