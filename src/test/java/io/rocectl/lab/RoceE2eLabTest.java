@@ -145,4 +145,40 @@ class RoceE2eLabTest {
             assertEveryPairAndArpClean("after " + fault + " and a re-run");
         }
     }
+
+    /** Rules and routes in rocectl's default table range (100-131), numeric. */
+    static List<String> owned(String host) {
+        List<String> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^.*(lookup|table) (\\d+).*$")
+                .matcher(RoceE2eSupport.routing(s, host));
+        while (m.find()) {
+            int t = Integer.parseInt(m.group(2));
+            if (t >= 100 && t < 132) out.add(m.group());
+        }
+        return out;
+    }
+
+    @Test
+    @Order(6)
+    void anEmptyNicListWithRemovalConfirmedRemovesRocectlsConfigurationAndTheFixPutsItBack() throws Exception {
+        String remove = "{\"roce_nics\": [], \"roce_confirm_remove\": true}";
+        String files = "for f in /etc/iproute2/rt_tables.d/rocectl.conf /etc/sysctl.d/90-rocectl-roce.conf"
+                + " /etc/rocectl/roce-routes.sh /etc/systemd/system/rocectl-roce.service; do [ -e $f ] && echo $f; done; true";
+        for (LabHost h : s.hosts()) assertFalse(owned(h.name()).isEmpty(), h.name() + " is configured before the removal");
+        RoceE2eSupport.Run r = playbook("-e", remove);
+        assertEquals(0, r.exitCode(), r.toString());
+        for (LabHost h : s.hosts()) {
+            assertTrue(r.changed().get(h.name()) > 0, r.toString());
+            assertEquals(List.of(), owned(h.name()), h.name() + ": every rule and route in rocectl's range is gone");
+            assertEquals("", in(s, h.name(), "sh", "-c", files).stdout(), h.name() + ": rocectl's files are gone");
+            assertEquals(mgmtBefore.get(h.name()), RoceE2eSupport.mgmtState(s, h), h.name());
+        }
+        RoceE2eSupport.Run again = playbook("-e", remove);
+        assertEquals(Map.of("gpu01", 0, "gpu02", 0, "gpu03", 0), again.changed(), "removed already: " + again);
+
+        RoceE2eSupport.Run fix = playbook();
+        assertEquals(0, fix.exitCode(), fix.toString());
+        for (LabHost h : s.hosts()) assertEquals(4, in(s, h.name(), "sh", "-c", files).stdout().lines().count(), h.name());
+        assertEveryPairAndArpClean("after the removal and the fix again");
+    }
 }

@@ -62,6 +62,20 @@ public final class RoceArpModule implements Module {
     /** The change: the file ($1, content $2, or nothing), the live values on stdin, the flush of $3... (see the resource). */
     static final String APPLY = io.rocectl.module.RemoteFile.TEMP + "\n" + ShellResource.text(RoceArpModule.class, "arp-apply.sh");
 
+    /**
+     * {@code roce_nics: []} with {@code roce_confirm_remove: true}: the sysctl file goes; the live
+     * values stay as they are (what they were before rocectl is not known), so the kernel's
+     * defaults come back at the next boot.
+     */
+    private static ModuleResult remove(TaskContext ctx, String file, boolean present)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        if (!present) return ModuleResult.ok("no " + file + " to remove (roce_nics [] with " + RoceHost.CONFIRM_REMOVE + ")");
+        String diff = "- file " + file;
+        if (ctx.check()) return ModuleResult.changed("would remove " + file).withDiff(diff);
+        RemoteFile.replaceAll(ctx, List.of(RemoteFile.Change.remove(file)));
+        return ModuleResult.changed("removed " + file + "; the live ARP values stay until the next boot").withDiff(diff);
+    }
+
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         String file = ctx.str("sysctl_file", DEFAULT_FILE);
@@ -69,8 +83,10 @@ public final class RoceArpModule implements Module {
         RoceHost h = usual ? RoceHost.gather(ctx, List.of(Facts.SYSCTL_NET, Facts.ROCE_SYSCTL_FILE))
                 : RoceHost.gather(ctx, List.of(Facts.SYSCTL_NET, Facts.FILE_ARG1), file);
         List<String> nics = h.sel().nics().stream().map(RoceNic::name).toList();
+        java.util.Optional<String> had = h.get(usual ? Facts.ROCE_SYSCTL_FILE : Facts.FILE_ARG1);
+        if (nics.isEmpty() && RoceHost.removalConfirmed(ctx)) return remove(ctx, file, had.isPresent());
         if (nics.isEmpty()) return ModuleResult.ok("no RoCE NICs selected" + RoceRoutingModule.notes(h.sel().notes()));
-        String current = h.get(usual ? Facts.ROCE_SYSCTL_FILE : Facts.FILE_ARG1).orElse("");
+        String current = had.orElse("");
         ArpPlan p = ArpPlanner.plan(new ArpPlanner.Input(nics, h.get(Facts.SYSCTL_NET), current,
                 optInt(ctx, "rp_filter", "roce_rp_filter"), optInt(ctx, "arp_accept", "roce_arp_accept"),
                 peerNics(ctx, nics.size())));

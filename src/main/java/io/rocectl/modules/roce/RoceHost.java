@@ -51,9 +51,12 @@ public record RoceHost(NetSnapshot snap, NicSelection sel, Map<String, String> s
         return new RoceHost(h.snap(), h.sel(), h.sections());
     }
 
-    /** A read made by {@link HostNics#readAfter} after a change; an empty selection fails as in {@link #gather}. */
-    static RoceHost of(HostNics h) {
-        if (h.sel().nics().isEmpty()) throw new io.rocectl.module.ModuleException(h.sel().emptyMessage());
+    /**
+     * A read made by {@link HostNics#readAfter} after a change; an empty selection fails as in
+     * {@link #gather} unless {@code allowNone} (a confirmed removal).
+     */
+    static RoceHost of(HostNics h, boolean allowNone) {
+        if (h.sel().nics().isEmpty() && !allowNone) throw new io.rocectl.module.ModuleException(h.sel().emptyMessage());
         return new RoceHost(h.snap(), h.sel(), h.sections());
     }
 

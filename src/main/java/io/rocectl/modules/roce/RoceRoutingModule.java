@@ -29,7 +29,8 @@ import java.util.Map;
  * ({@code roce_table_base}, default 100), {@code table_range} ({@code roce_table_range}, 32),
  * {@code gateway} ({@code roce_gateway}: one address, used for the NICs whose subnet holds it, or
  * a map NIC -> address), {@code confirm} (default true), {@code confirm_timeout} (seconds, 30).
- * NIC selection: see {@link RoceHost}.
+ * NIC selection: see {@link RoceHost}. {@code roce_nics: []} with {@code roce_confirm_remove: true}
+ * removes rocectl's routing: every rule and route in the table range, then the table names' file.
  */
 public final class RoceRoutingModule implements Module {
     @Override
@@ -89,46 +90,68 @@ public final class RoceRoutingModule implements Module {
     }
 
     private ModuleResult converge(TaskContext ctx, RoceHost h) throws TransportException, CommandTimeoutException, InterruptedException {
-        if (h.sel().nics().isEmpty()) {
+        // roce_nics: [] with roce_confirm_remove: true asks for rocectl's routing to go: every rule
+        // and route in its table range is deleted (the same commit-confirmed batch) and the table
+        // names' file is removed once that holds
+        boolean removal = h.sel().nics().isEmpty() && RoceHost.removalConfirmed(ctx);
+        if (h.sel().nics().isEmpty() && !removal) {
             return ModuleResult.ok("no RoCE NICs selected" + notes(h.sel().notes())).withData(Map.of("notes", h.sel().notes()));
         }
         RoutingPlan p;
         try {
-            p = plan(ctx, h);
+            p = removal ? removalPlan(plan(ctx, h), h) : plan(ctx, h);
         } catch (IllegalArgumentException e) {
             return ModuleResult.failed(e.getMessage());
         }
+        boolean dropTables = removal && h.snap().rocectlTables().isPresent();
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("batch", p.batch());
         data.put("notes", p.notes());
         data.put("nics", h.sel().nics().stream().map(RoceNic::name).toList());
         String diff = String.join("\n", p.diff());
-        if (p.empty()) {
-            return ModuleResult.ok("policy routing already right for " + h.sel().nics().size() + " NIC(s)")
-                    .withData(data);
+        if (p.empty() && !dropTables) {
+            return ModuleResult.ok(removal ? "no rocectl policy routing to remove (roce_nics [] with " + RoceHost.CONFIRM_REMOVE + ")"
+                    : "policy routing already right for " + h.sel().nics().size() + " NIC(s)").withData(data);
         }
         if (ctx.check()) {
-            return ModuleResult.changed("would apply " + p.batch().size() + " routing change(s)").withData(data).withDiff(diff);
+            return ModuleResult.changed("would " + (removal ? "remove rocectl's policy routing: " : "apply ") + p.batch().size()
+                    + " routing change(s)" + (dropTables ? " and " + Facts.ROCECTL_RT_TABLES : "")).withData(data).withDiff(diff);
         }
         RoceHost after = null; // the host after the change, when the disarm brought the read with it
         if (!p.batch().isEmpty()) {
-            Outcome o = applyConfirmed(ctx, p, data);
+            Outcome o = applyConfirmed(ctx, p, data, removal);
             if (o.error() != null) return ModuleResult.failed(o.error()).withData(data).withDiff(diff);
             after = o.after();
         }
-        if (after == null) {
+        if (dropTables) RemoteFile.replaceAll(ctx, List.of(RemoteFile.Change.remove(Facts.ROCECTL_RT_TABLES)));
+        if (after == null || dropTables) {
             // table names only once the change holds (the batch uses table ids), so a rollback leaves no trace
             if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
-            after = RoceHost.gather(ctx);
+            after = removal ? RoceHost.gatherAllowingNone(ctx) : RoceHost.gather(ctx);
         }
-        RoutingPlan again = plan(ctx, after);
-        if (!again.batch().isEmpty()) {
+        RoutingPlan again = removal ? removalPlan(plan(ctx, after), after) : plan(ctx, after);
+        if (!again.batch().isEmpty() || (removal && after.snap().rocectlTables().isPresent())) {
             data.put("left", again.batch());
-            return ModuleResult.failed("routing did not converge; still to do: " + String.join("; ", again.batch()))
-                    .withData(data).withDiff(diff);
+            return ModuleResult.failed("routing did not converge; still to do: " + (again.batch().isEmpty()
+                    ? "remove " + Facts.ROCECTL_RT_TABLES : String.join("; ", again.batch()))).withData(data).withDiff(diff);
+        }
+        if (removal) {
+            return ModuleResult.changed("removed rocectl's policy routing: " + p.batch().size() + " routing change(s)"
+                    + (dropTables ? " and " + Facts.ROCECTL_RT_TABLES : "")).withData(data).withDiff(diff);
         }
         return ModuleResult.changed("applied " + p.batch().size() + " routing change(s)"
                 + (p.tablesChange() ? " and wrote " + Facts.ROCECTL_RT_TABLES : "")).withData(data).withDiff(diff);
+    }
+
+    /**
+     * The plan for no NIC (every rule and route in rocectl's range deleted), without the table
+     * names' file: that is removed, not rewritten empty.
+     */
+    private static RoutingPlan removalPlan(RoutingPlan p, RoceHost h) {
+        List<String> diff = new java.util.ArrayList<>(p.diff());
+        diff.removeIf(l -> l.endsWith(" " + Facts.ROCECTL_RT_TABLES));
+        if (h.snap().rocectlTables().isPresent()) diff.add("- file " + Facts.ROCECTL_RT_TABLES);
+        return new RoutingPlan(p.batch(), p.undo(), "", false, diff, p.notes());
     }
 
     /** How a confirmed apply ended: a failure message, or the host as read after the disarm (may be null). */
@@ -143,7 +166,7 @@ public final class RoceRoutingModule implements Module {
      * command; then a new connection proves the path; then, where the login user is root, the
      * disarm, the table names and the re-read go in one command (else one each).
      */
-    private static Outcome applyConfirmed(TaskContext ctx, RoutingPlan p, Map<String, Object> data)
+    private static Outcome applyConfirmed(TaskContext ctx, RoutingPlan p, Map<String, Object> data, boolean removal)
             throws TransportException, CommandTimeoutException, InterruptedException {
         boolean confirm = Values.toBool(ctx.args().get("confirm"), true, "confirm");
         int timeout = Values.toInt(ctx.args().get("confirm_timeout"), 30, "confirm_timeout");
@@ -182,7 +205,7 @@ public final class RoceRoutingModule implements Module {
             if (!a.before().ok()) throw new ModuleException("command failed (rc=" + a.before().exitCode() + "): "
                     + a.before().stderr().strip());
             // a read beside a rollback that fired shows the host half way: nobody may reuse it
-            if (d == CommitConfirm.Disarm.DISARMED) after = RoceHost.of(a.nics());
+            if (d == CommitConfirm.Disarm.DISARMED) after = RoceHost.of(a.nics(), removal);
             else HostNics.forget(ctx.connection());
         } else if (why == null) {
             d = CommitConfirm.disarm(ctx, armed);

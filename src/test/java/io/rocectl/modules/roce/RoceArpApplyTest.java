@@ -171,6 +171,32 @@ class RoceArpApplyTest {
     }
 
     @Test
+    void anEmptySelectionWithRemovalConfirmedRemovesTheFileAndLeavesTheLiveValues() throws Exception {
+        State st = new State();
+        FakeHost h = host(st);
+        new RoceArpModule().run(ctx(h, false));
+        assertTrue(st.file != null && "1".equals(st.sysctl.get("net/ipv4/conf/all/arp_ignore")), "configured first");
+        Map<String, String> live = new TreeMap<>(st.sysctl);
+        h.on(c -> c.script().contains("mktemp") && c.scriptArgs().size() == 4 && c.scriptArgs().get(0).equals("del"), c -> {
+            assertEquals(List.of("del", RoceArpModule.DEFAULT_FILE, "-", "-"), c.scriptArgs());
+            st.file = null;
+            return FakeHost.ok("");
+        });
+        Map<String, Object> vars = Map.of("roce_subnet", "192.168.100.0/24", "roce_nics", List.of(),
+                HostNics.CONFIRM_REMOVE, true);
+        for (boolean check : List.of(true, false)) {
+            ModuleResult r = new RoceArpModule().run(new TaskContext("gpu01", h, Map.of(), vars, check, false, true,
+                    Duration.ofSeconds(30), null));
+            assertTrue(r.changed() && !r.failed(), r.msg());
+            assertEquals(check, st.file != null, "check mode removes nothing; the run removes the file: " + r.msg());
+        }
+        assertEquals(live, st.sysctl, "the live values stay");
+        ModuleResult again = new RoceArpModule().run(new TaskContext("gpu01", h, Map.of(), vars, false, false, true,
+                Duration.ofSeconds(30), null));
+        assertFalse(again.changed() || again.failed(), again.msg());
+    }
+
+    @Test
     void checkModeWritesNothing() throws Exception {
         State st = new State();
         FakeHost h = host(st);

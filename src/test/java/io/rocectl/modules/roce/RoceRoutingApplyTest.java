@@ -46,6 +46,11 @@ class RoceRoutingApplyTest {
      * as one command (the disarm's script, then the read after {@link HostNics#THEN}).
      */
     static FakeHost host(String[] state, boolean batchFails, String user, String markers) {
+        return host(state, batchFails, user, markers, "8nic-right");
+    }
+
+    /** As above; once the batch went in, the gather answers from {@code afterApply}'s fixtures. */
+    static FakeHost host(String[] state, boolean batchFails, String user, String markers, String afterApply) {
         FakeHost h = new FakeHost("gpu01", user);
         h.on(c -> c.script().contains(HostNics.THEN) && timer(c, "disarm"),
                 c -> FakeHost.ok("disarmed\n\n" + HostNics.THEN + "0\n" + gather(state[0], markers)));
@@ -54,7 +59,7 @@ class RoceRoutingApplyTest {
         h.on(c -> timer(c, "apply"), c -> {
             String armed = "4242 /run/rocectl/rollback-net1/rollback." + c.scriptArgs().get(2) + "\n";
             if (batchFails) return new ExecResult(2, armed, "RTNETLINK answers: File exists", 1);
-            state[0] = "8nic-right";
+            state[0] = afterApply;
             return FakeHost.ok(armed);
         });
         h.on(c -> timer(c, "disarm"), c -> FakeHost.ok("disarmed\n"));
@@ -171,6 +176,50 @@ class RoceRoutingApplyTest {
         ModuleResult removal = new RoceRoutingModule().run(new TaskContext("gpu01", h2, Map.of(), vars, true, false, true,
                 Duration.ofSeconds(30), reconnects(new int[1])));
         assertFalse(removal.failed(), "with removal confirmed an empty selection is what was asked for: " + removal.msg());
+    }
+
+    @Test
+    void anEmptySelectionWithRemovalConfirmedDeletesEveryOwnedRuleAndRouteThenTheTableNames() throws Exception {
+        Map<String, Object> vars = new java.util.HashMap<>(VARS);
+        vars.put("roce_nics", List.of());
+        vars.put(HostNics.CONFIRM_REMOVE, true);
+        io.rocectl.fact.NetSnapshot configured = RoceFixtures.snapshot(DIR.resolve("8nic-right"));
+        List<String> owned = new java.util.ArrayList<>();
+        configured.rules().stream().filter(x -> io.rocectl.op.RoutingPlanner.owned(x.table(), 100, 32))
+                .forEach(x -> owned.add("rule del " + x.spec()));
+        configured.routes().stream().filter(x -> io.rocectl.op.RoutingPlanner.owned(x.table(), 100, 32))
+                .forEach(x -> owned.add("route del " + x.spec()));
+        assertTrue(owned.size() >= 16, "the configured fixture has a rule and a route per NIC: " + owned);
+        for (String user : List.of("root", "admin")) {
+            String[] state = {"8nic-right"};
+            FakeHost h = host(state, false, user, user.equals("root") ? "" : null, "8nic-missing");
+            ModuleResult r = new RoceRoutingModule().run(new TaskContext("gpu01", h, Map.of(), vars, false, false, true,
+                    Duration.ofSeconds(30), reconnects(new int[1])));
+            assertTrue(r.changed() && !r.failed(), r.msg());
+            assertTrue(r.msg().startsWith("removed rocectl's policy routing"), r.msg());
+            List<Call> apply = h.calls(c -> timer(c, "apply"));
+            assertEquals(1, apply.size(), "the deletes go in one commit-confirmed batch");
+            assertEquals(new java.util.TreeSet<>(owned), new java.util.TreeSet<>(applied(apply.get(0), true)),
+                    "exactly every rule and route in rocectl's range");
+            assertTrue(applied(apply.get(0), false).stream().allMatch(l -> l.startsWith("rule add ") || l.startsWith("route replace ")),
+                    "the undo puts them back");
+            List<Call> disarm = h.calls(c -> timer(c, "disarm"));
+            assertEquals(1, disarm.size());
+            assertEquals(3, disarm.get(0).scriptArgs().size(), "no table names written: " + disarm.get(0).scriptArgs());
+            List<Call> files = h.calls(c -> c.script().contains("mktemp") && !c.script().contains("rocectl-rollback"));
+            assertEquals(1, files.size(), "one file change: " + files);
+            assertEquals(List.of("del", Facts.ROCECTL_RT_TABLES, "-", "-"), files.get(0).scriptArgs());
+            List<Call> all = h.calls();
+            assertTrue(all.indexOf(disarm.get(0)) < all.indexOf(files.get(0)), "the names go once the change holds");
+
+            // removed: a second run has nothing to do
+            FakeHost again = host(new String[] {"8nic-missing"}, false, user, null);
+            ModuleResult r2 = new RoceRoutingModule().run(new TaskContext("gpu01", again, Map.of(), vars, false, false, true,
+                    Duration.ofSeconds(30), reconnects(new int[1])));
+            assertFalse(r2.changed() || r2.failed(), r2.msg());
+            assertTrue(again.calls(c -> timer(c, "apply") || c.script().contains("mktemp") && !c.script().contains("rocectl-rollback"))
+                    .isEmpty(), again.calls().toString());
+        }
     }
 
     @Test
