@@ -111,6 +111,20 @@ public final class FactScript {
         return out;
     }
 
+    /**
+     * {@code stdout} of a fact script with one more section, {@code name} holding {@code text}
+     * (as {@link #split} returns a section: each line ending in a newline), marked with the
+     * script's own tag; unchanged when the output carries no tag.
+     */
+    public static String withSection(String stdout, String name, String text) {
+        int i = stdout.startsWith(MARK) ? 0 : stdout.indexOf("\n" + MARK) + 1;
+        if (i == 0 && !stdout.startsWith(MARK)) return stdout;
+        int sp = stdout.indexOf(' ', i);
+        if (sp < 0) return stdout;
+        String tag = stdout.substring(i, sp + 1);
+        return stdout + (stdout.isEmpty() || stdout.endsWith("\n") ? "" : "\n") + tag + name + "\n" + text;
+    }
+
     /** Parses a fact's section, or the parse of "" when the section is missing. */
     public static <T> T get(Map<String, String> sections, Fact<T> fact) {
         return fact.parse(sections.getOrDefault(fact.name(), ""));

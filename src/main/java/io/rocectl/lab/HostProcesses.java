@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The two processes of a lab host, started detached ({@code setsid}) and tracked by PID:
  * the holder, which owns the host's UTS and mount namespaces (hostname, private /etc, clean /root,
- * a sysfs of its network namespace), and the host's sshd, started inside the holder's namespaces.
+ * its own /run/rocectl, a sysfs of its network namespace), and the host's sshd, started inside the holder's namespaces.
  */
 final class HostProcesses {
     /**
@@ -21,6 +21,9 @@ final class HostProcesses {
      * $2/etc.netns, outside /etc, so the binds reach the real directory and not the overlay).
      * When the host has an emulated RDMA tree ($2/rdma, see {@link RdmaEmulation}), it is laid over
      * /sys/devices and /sys/class (read-only overlays) and bound over /proc/interrupts and /proc/irq.
+     * The host's own /run/rocectl ({@link LabState#RUN_ROCECTL} in its directory) is bound over the
+     * machine's: a real host's /run is its own, so its rollback timers' directory holds only its
+     * own (and goes with the lab), not every lab host's and every earlier lab's.
      */
     static final String HOLDER_SCRIPT = String.join("\n",
             "set -e",
@@ -41,6 +44,8 @@ final class HostProcesses {
             "  mount --bind \"$2/rdma/proc/irq\" /proc/irq",
             "fi",
             "mount --bind \"$2/root\" /root",
+            "mkdir -p -m 700 \"$2/" + LabState.RUN_ROCECTL + "\" /run/rocectl",
+            "mount --bind \"$2/" + LabState.RUN_ROCECTL + "\" /run/rocectl",
             "echo $$ > \"$2/holder.pid\"",
             "exec sleep infinity",
             "");

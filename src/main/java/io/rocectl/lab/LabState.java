@@ -85,6 +85,12 @@ public record LabState(String name, String dir, String fabric, String mgmt, Stri
     public Path knownHosts() { return path().resolve("known_hosts"); }
     /** Per-host directory: sshd config, host key, pid and log files, the clean /root, the /etc overlay. */
     public Path hostDir(String host) { return path().resolve("hosts").resolve(host); }
+
+    /** The directory, in a host's {@link #hostDir}, that the host sees as its /run/rocectl. */
+    public static final String RUN_ROCECTL = "run-rocectl";
+
+    /** What the host sees as /run/rocectl (where its rollback timers live), seen from the machine. */
+    public Path hostRunRocectl(String host) { return hostDir(host).resolve(RUN_ROCECTL); }
     /** The host's {@code /etc/netns/<ns>} directory (bind-mounted over /etc entries inside the host). */
     public static Path netnsEtc(String namespace) { return Path.of("/etc/netns", namespace); }
 

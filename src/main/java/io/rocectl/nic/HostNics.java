@@ -92,12 +92,17 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
      * next task may reuse that read. Both run WITHOUT become (the read needs SSH_CONNECTION): for
      * a login user that is not root, run the change and {@link #read} as two commands instead.
      * The read happens whatever {@code before} did (its exit code is in {@link After#before()}).
+     * {@code before} must leave the RDMA devices alone: the RDMA section of the connection's last
+     * recent read is carried over (see {@link #carried}).
      * An empty selection is not an error here (the change has happened; the caller judges).
      */
     public static After readAfter(Connection conn, Duration timeout, Function<String, Object> setting,
                                   Map<String, Object> vars, Before before)
             throws TransportException, CommandTimeoutException, InterruptedException {
         List<Fact<?>> all = facts(conn, true);
+        Memo earlier = MEMO.get(conn);
+        String rdma = carried(earlier);
+        if (rdma != null) all.remove(Facts.RDMA);
         String read = FactScript.command(all).argv().get(2);
         String script = "(\n" + before.script() + "\n)\nprintf '\\n%s%s\\n' '" + THEN + "' \"$?\"\n" + read;
         long started = conn.commandsStarted();
@@ -112,15 +117,32 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         int eol = r.stdout().indexOf('\n', at + 1);
         String rest = eol < 0 ? "" : r.stdout().substring(eol + 1);
         int rc = Integer.parseInt(r.stdout().substring(at + 1 + THEN.length(), eol < 0 ? r.stdout().length() : eol).strip());
+        if (rdma != null) {
+            rest = FactScript.withSection(rest, Facts.RDMA.name(), rdma);
+            all.add(Facts.RDMA);
+        }
         List<String> names = all.stream().map(Fact::name).toList();
         long after = conn.commandsStarted();
         if (started >= 0 && after == started + 1) {
-            MEMO.put(conn, new Memo(after, System.nanoTime(), names, List.of(), rest));
+            // as old as the oldest part of it: a carried RDMA section keeps its own age
+            MEMO.put(conn, new Memo(after, rdma != null ? earlier.atNanos() : System.nanoTime(), names, List.of(), rest));
         } else {
             MEMO.remove(conn);
         }
         ExecResult first = new ExecResult(rc, r.stdout().substring(0, at), r.stderr(), r.millis());
         return new After(first, of(new Read(rest, names), setting, vars, false));
+    }
+
+    /**
+     * The RDMA section of the connection's last read, when it carried one and is recent, else
+     * null. A read after one of rocectl's RoCE changes ({@link #readAfter}: routing rules and
+     * routes, ARP sysctls, a neighbour flush) takes it over instead of walking sysfs again: none of
+     * those changes touches an RDMA device, a port or a GID, and a real port lists up to 256 GID
+     * files, read one by one.
+     */
+    private static String carried(Memo m) {
+        if (m == null || !m.facts().contains(Facts.RDMA.name()) || System.nanoTime() - m.atNanos() >= REUSE_NANOS) return null;
+        return FactScript.split(m.stdout()).get(Facts.RDMA.name());
     }
 
     private static HostNics of(Read got, Function<String, Object> setting, Map<String, Object> vars, boolean needNics) {

@@ -114,6 +114,17 @@ class FactParsersTest {
     }
 
     @Test
+    void aSectionAddedAfterwardsCarriesTheScriptsOwnTag() {
+        String out = "@@rocectl-section@@0a1b a\nx\n@@rocectl-section@@other z\n@@rocectl-section@@0a1b b\ny";
+        String more = FactScript.withSection(out, "rdma", "net mlx5_0 ens1f0\nport mlx5_0 1 Ethernet 4: ACTIVE\n");
+        Map<String, String> s = FactScript.split(more);
+        assertEquals(Map.of("a", "x\n@@rocectl-section@@other z\n", "b", "y\n",
+                "rdma", "net mlx5_0 ens1f0\nport mlx5_0 1 Ethernet 4: ACTIVE\n"), s);
+        assertEquals(Map.of("a", "x\n", "rdma", ""), FactScript.split(FactScript.withSection("junk\n@@rocectl-section@@9 a\nx\n", "rdma", "")));
+        assertEquals("no tag\n", FactScript.withSection("no tag\n", "rdma", "x\n"), "no section to take the tag from");
+    }
+
+    @Test
     void hostFilesKeepContentExactly() {
         String out = "@@rocectl-file@@ /etc/a\nline1\nline2\n\n@@rocectl-file@@ /etc/b\nno newline\n"
                 + "@@rocectl-file@@ /etc/c\n\n@@rocectl-link@@ /etc/l /etc/t\n@@rocectl-flag@@ ip /usr/sbin/ip\n@@rocectl-flag@@ systemd yes\n";

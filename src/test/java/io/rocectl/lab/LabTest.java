@@ -72,6 +72,13 @@ class LabTest {
                 "named tables per host");
         assertTrue(in(s, "gpu02", "ip", "route", "add", "10.77.0.0/24", "dev", "ens1f0", "table", "roce1").stderr()
                 .contains("invalid"), "gpu02 must not know gpu01's table name");
+        // each host has its own /run/rocectl (where rollback timers live), as a real host has its own /run
+        String mark = "lab-test-" + ProcessHandle.current().pid();
+        assertTrue(LabTestSupport.ssh(s, h(0), "touch /run/rocectl/" + mark).exitCode() == 0);
+        assertTrue(java.nio.file.Files.exists(s.hostRunRocectl("gpu01").resolve(mark)), "gpu01's own /run/rocectl");
+        assertFalse(in(s, "gpu02", "test", "-e", "/run/rocectl/" + mark).ok(), "hosts must not share /run/rocectl");
+        assertFalse(java.nio.file.Files.exists(java.nio.file.Path.of("/run/rocectl", mark)), "machine /run/rocectl untouched");
+        java.nio.file.Files.delete(s.hostRunRocectl("gpu01").resolve(mark));
     }
 
     @Test

@@ -71,11 +71,13 @@ class RoceE2eOrphanRollbackTest {
         return p;
     }
 
-    /** Armed markers newer than t0 where a host may keep them (/run is shared by the lab's hosts). */
+    /**
+     * Armed markers newer than t0 where the host may keep them: its own /run/rocectl (the lab
+     * binds one per host) or the /tmp/rocectl it shares with the machine.
+     */
     static List<Path> newMarkers(FileTime t0) throws IOException {
         List<Path> dirs = new ArrayList<>();
-        for (String base : new String[] {"/run/rocectl", "/tmp/rocectl"}) {
-            Path b = Path.of(base);
+        for (Path b : List.of(s.hostRunRocectl("gpu01"), Path.of("/tmp/rocectl"))) {
             if (!Files.isDirectory(b)) continue;
             dirs.add(b);
             try (Stream<Path> l = Files.list(b)) {

@@ -39,7 +39,7 @@ class RoceHostMemoTest {
                 Duration.ofSeconds(20), null);
     }
 
-    private static TaskContext plain(LocalConnection c) {
+    private static TaskContext plain(io.rocectl.transport.Connection c) {
         return new TaskContext("h1", c, Map.of(), Map.of(), false, false, false, Duration.ofSeconds(20), null);
     }
 
@@ -105,6 +105,46 @@ class RoceHostMemoTest {
                 .map(i -> i.name()).toList(), "the read after it");
         RoceHost.gatherAllowingNone(t);
         assertEquals(1, c.commandsStarted(), "the next task reuses the read made after the change");
+    }
+
+    /** A local shell that records the scripts it runs. */
+    private static final class Recording implements io.rocectl.transport.Connection {
+        final LocalConnection local = new LocalConnection("h1");
+        final List<String> scripts = new java.util.ArrayList<>();
+
+        @Override public String host() { return local.host(); }
+        @Override public String user() { return local.user(); }
+        @Override public long commandsStarted() { return local.commandsStarted(); }
+        @Override public void close() { local.close(); }
+
+        @Override
+        public io.rocectl.transport.ExecResult exec(Cmd cmd, Duration timeout)
+                throws io.rocectl.transport.TransportException, io.rocectl.transport.CommandTimeoutException, InterruptedException {
+            scripts.add(String.join(" ", cmd.argv()));
+            return local.exec(cmd, timeout);
+        }
+    }
+
+    @Test
+    void theReadAfterAChangeCarriesTheRdmaSectionOfTheReadBeforeIt() throws Exception {
+        String walk = io.rocectl.fact.RdmaSysfs.SHELL.lines().filter(l -> l.contains("/sys/class/infiniband")).findFirst().orElseThrow();
+        Recording c = new Recording();
+        RoceHost first = RoceHost.gatherAllowingNone(plain(c));
+        assertTrue(c.scripts.get(0).contains(walk), "the first read walks sysfs");
+        io.rocectl.nic.HostNics.Before change = new io.rocectl.nic.HostNics.Before("true", List.of(), null);
+        io.rocectl.nic.HostNics.After a = io.rocectl.nic.HostNics.readAfter(c, Duration.ofSeconds(20), n -> null, Map.of(), change);
+        assertFalse(c.scripts.get(1).contains(walk), "the read after the change does not");
+        assertEquals(first.sections().get(Facts.RDMA.name()), a.nics().sections().get(Facts.RDMA.name()));
+        assertEquals(first.snap().rdma(), a.nics().snap().rdma());
+        assertEquals(first.snap().ifaces(), a.nics().snap().ifaces());
+        // and the next task reuses that read, RDMA included
+        RoceHost next = RoceHost.gatherAllowingNone(plain(c));
+        assertEquals(2, c.scripts.size());
+        assertEquals(first.snap().rdma(), next.snap().rdma());
+        // with no earlier read to take it from, the read after a change walks sysfs itself
+        io.rocectl.nic.HostNics.forget(c);
+        io.rocectl.nic.HostNics.readAfter(c, Duration.ofSeconds(20), n -> null, Map.of(), change);
+        assertTrue(c.scripts.get(2).contains(walk), "no earlier read: sysfs again");
     }
 
     @Test
