@@ -18,7 +18,7 @@ public final class Ipv4 {
      * The address as a number, or -1 when {@code s} is not four dot-separated fields of one to three
      * ASCII digits, each at most 255. One pass, no allocation: the route checks call it per pair.
      */
-    static long parse(String s) {
+    public static long parse(String s) {
         if (s == null) return -1;
         long v = 0;
         int fields = 0, digits = 0, field = 0;

@@ -25,7 +25,11 @@ public record NetSnapshot(String hostname, List<Iface> ifaces, List<Rule> rules,
     }
 
     public static NetSnapshot parse(String stdout) {
-        Map<String, String> s = FactScript.split(stdout);
+        return parse(FactScript.split(stdout));
+    }
+
+    /** From a fact script's output already split into its sections ({@link FactScript#split}). */
+    public static NetSnapshot parse(Map<String, String> s) {
         RtTables t = FactScript.get(s, Facts.RT_TABLES);
         return new NetSnapshot(FactScript.get(s, Facts.HOSTNAME), FactScript.get(s, Facts.ADDR),
                 IpJson.rules(FactScript.get(s, Facts.RULES), t), IpJson.routes(FactScript.get(s, Facts.ROUTES), t),

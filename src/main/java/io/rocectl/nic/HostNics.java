@@ -122,15 +122,16 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
             all.add(Facts.RDMA);
         }
         List<String> names = all.stream().map(Fact::name).toList();
+        Parsed parsed = new Parsed();
         long after = conn.commandsStarted();
         if (started >= 0 && after == started + 1) {
             // as old as the oldest part of it: a carried RDMA section keeps its own age
-            MEMO.put(conn, new Memo(after, rdma != null ? earlier.atNanos() : System.nanoTime(), names, List.of(), rest));
+            MEMO.put(conn, new Memo(after, rdma != null ? earlier.atNanos() : System.nanoTime(), names, List.of(), rest, parsed));
         } else {
             MEMO.remove(conn);
         }
         ExecResult first = new ExecResult(rc, r.stdout().substring(0, at), r.stderr(), r.millis());
-        return new After(first, of(new Read(rest, names), setting, vars, false));
+        return new After(first, of(new Read(rest, names, parsed), setting, vars, false));
     }
 
     /**
@@ -148,10 +149,10 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
     private static HostNics of(Read got, Function<String, Object> setting, Map<String, Object> vars, boolean needNics) {
         String stdout = got.stdout();
         NetSnapshot snap;
-        Map<String, String> sections = new java.util.LinkedHashMap<>(FactScript.split(stdout));
+        Map<String, String> sections = new java.util.LinkedHashMap<>(got.parsed().sections(stdout));
         sections.keySet().retainAll(got.facts());
         try {
-            snap = NetSnapshot.parse(stdout);
+            snap = got.parsed().snapshot(stdout);
         } catch (RuntimeException e) {
             throw new ModuleException("cannot read the network state: " + e.getMessage(), e);
         }
@@ -204,7 +205,26 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
     static final long REUSE_NANOS = 60_000_000_000L;
 
     /** What one connection's last read printed, with its fact names, arguments and time. */
-    private record Memo(long started, long atNanos, List<String> facts, List<String> args, String stdout) {}
+    private record Memo(long started, long atNanos, List<String> facts, List<String> args, String stdout, Parsed parsed) {}
+
+    /**
+     * A read's output parsed once, when first asked: its sections and its snapshot. A remembered
+     * read hands the same one to every task that reuses it (each would parse the same text again).
+     */
+    private static final class Parsed {
+        private Map<String, String> sections;
+        private NetSnapshot snap;
+
+        synchronized Map<String, String> sections(String stdout) {
+            if (sections == null) sections = Collections.unmodifiableMap(FactScript.split(stdout));
+            return sections;
+        }
+
+        synchronized NetSnapshot snapshot(String stdout) {
+            if (snap == null) snap = NetSnapshot.parse(sections(stdout));
+            return snap;
+        }
+    }
 
     private static final Map<Connection, Memo> MEMO = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -222,20 +242,21 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         Memo m = MEMO.get(c);
         if (m != null && before >= 0 && m.started() == before && m.args().equals(args)
                 && m.facts().containsAll(required) && System.nanoTime() - m.atNanos() < REUSE_NANOS) {
-            return new Read(m.stdout(), m.facts());
+            return new Read(m.stdout(), m.facts(), m.parsed());
         }
         ExecResult r = c.exec(FactScript.command(facts, args.toArray(String[]::new)), timeout);
+        Parsed parsed = new Parsed();
         long after = c.commandsStarted();
         if (before >= 0 && after == before + 1) {
-            MEMO.put(c, new Memo(after, System.nanoTime(), names, List.copyOf(args), r.stdout()));
+            MEMO.put(c, new Memo(after, System.nanoTime(), names, List.copyOf(args), r.stdout(), parsed));
         } else {
             MEMO.remove(c);
         }
-        return new Read(r.stdout(), names);
+        return new Read(r.stdout(), names, parsed);
     }
 
     /** A read's output and the facts whose sections in it still hold. */
-    private record Read(String stdout, List<String> facts) {}
+    private record Read(String stdout, List<String> facts, Parsed parsed) {}
 
     /**
      * Vouches that the commands started on {@code c} since its remembered snapshot changed
@@ -257,7 +278,7 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         if (now < 0) return;
         List<String> gone = stale.stream().map(Fact::name).toList();
         MEMO.computeIfPresent(c, (k, m) -> new Memo(now, m.atNanos(),
-                m.facts().stream().filter(f -> !gone.contains(f)).toList(), m.args(), m.stdout()));
+                m.facts().stream().filter(f -> !gone.contains(f)).toList(), m.args(), m.stdout(), m.parsed()));
     }
 
     /** Drops the remembered snapshot of {@code c}: the next read goes to the host. */

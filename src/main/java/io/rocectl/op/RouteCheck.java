@@ -1,15 +1,26 @@
 package io.rocectl.op;
 
 import io.rocectl.fact.Ipv4;
+import io.rocectl.fact.Route;
 import io.rocectl.fact.RouteGet;
+import io.rocectl.fact.Rule;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The checks {@code roce_verify} makes and how it judges the kernel's answers (pure): for each
  * local RoCE NIC and each peer RoCE address in the same subnet (every peer when the NIC has a
  * gateway), {@code ip route get PEER from SRC} must answer the NIC's own dev and its table.
+ * <p>Peers that the host's rules and routes cannot tell apart share one lookup
+ * ({@link #representatives}): the kernel picks the rule by the source and the route by the
+ * longest prefix holding the destination, so two destinations held by exactly the same routes of
+ * every table get the same dev and table. Where that is not sure (a rule with any selector besides
+ * {@code from}, such as {@code to}, {@code iif} or {@code fwmark}; a route without one dev, such as
+ * a multipath route, whose next hop depends on the destination's hash) every peer gets its own.
  */
 public final class RouteCheck {
     /** One question: from this NIC (its table) to this peer address. */
@@ -26,12 +37,16 @@ public final class RouteCheck {
         List<Probe> out = new ArrayList<>();
         java.util.Set<String> local = new java.util.HashSet<>();
         for (RoceNic n : nics) local.add(n.ip());
+        long[] peer = new long[peerIps.size()];
+        for (int i = 0; i < peer.length; i++) peer[i] = Ipv4.parse(peerIps.get(i));
         for (RoceNic n : nics) {
             int k = 0;
-            for (String p : peerIps) {
+            long mask = n.prefix() >= 0 && n.prefix() <= 32 ? Ipv4.mask(n.prefix()) : -1, net = Ipv4.parse(n.ip()) & mask;
+            for (int i = 0; i < peer.length; i++) {
+                String p = peerIps.get(i);
                 // the host's own addresses are delivered locally (table local, dev lo), as they should be
                 if (local.contains(p)) continue;
-                if (!anySubnet && !Ipv4.contains(n.subnet(), p)) continue;
+                if (!anySubnet && (peer[i] < 0 || mask < 0 || (peer[i] & mask) != net)) continue;
                 if (sample > 0 && k >= sample) break;
                 out.add(new Probe(n, base + n.rail(), p));
                 k++;
@@ -40,20 +55,91 @@ public final class RouteCheck {
         return out;
     }
 
-    /** One line per probe whose answer is missing or uses another dev or table. */
+    /**
+     * For each peer, the peer whose lookup answers for it: the first peer of the same class (held
+     * by exactly the same routes of every table), itself when it is the first or when the host's
+     * rules or routes may answer per destination (see the class comment).
+     */
+    public static Map<String, String> representatives(List<String> peers, List<Rule> rules, List<Route> routes) {
+        Map<String, String> out = new LinkedHashMap<>();
+        boolean perDestination = false;
+        for (Rule r : rules) perDestination |= r.other();
+        long[] net = new long[routes.size()], mask = new long[routes.size()];
+        for (int i = 0; i < routes.size(); i++) prefix(routes.get(i).dst(), net, mask, i);
+        Map<java.util.BitSet, String> first = new HashMap<>();
+        for (String p : peers) {
+            java.util.BitSet holding = perDestination ? null : holding(Ipv4.parse(p), routes, net, mask);
+            out.put(p, holding == null ? p : first.computeIfAbsent(holding, k -> p));
+        }
+        return out;
+    }
+
+    /** Route i's network and mask ("default" holds every address; an unreadable prefix none: mask -1, net -1). */
+    private static void prefix(String dst, long[] net, long[] mask, int i) {
+        if ("default".equals(dst)) return;   // 0/0
+        int slash = dst.indexOf('/');
+        long n = Ipv4.parse(slash < 0 ? dst : dst.substring(0, slash));
+        int len;
+        try {
+            len = slash < 0 ? 32 : Integer.parseInt(dst.substring(slash + 1));
+        } catch (NumberFormatException e) {
+            len = -1;
+        }
+        if (n < 0 || len < 0 || len > 32) {
+            net[i] = -1;
+            mask[i] = -1;
+            return;
+        }
+        mask[i] = Ipv4.mask(len);
+        net[i] = n & mask[i];
+    }
+
+    /** Which routes hold {@code ip} (by index), or null when the answer may depend on the destination itself. */
+    private static java.util.BitSet holding(long ip, List<Route> routes, long[] net, long[] mask) {
+        if (ip < 0) return null;
+        java.util.BitSet out = new java.util.BitSet(routes.size());
+        for (int i = 0; i < routes.size(); i++) {
+            if ((ip & mask[i]) != net[i]) continue;
+            if (routes.get(i).dev().isEmpty()) return null;   // several next hops, or none named
+            out.set(i);
+        }
+        return out;
+    }
+
+    /** The lookups that answer {@code probes}: one per source NIC and representative peer, in probe order. */
+    public static List<Probe> lookups(List<Probe> probes, Map<String, String> representative) {
+        List<Probe> out = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (Probe p : probes) {
+            String peer = representative.getOrDefault(p.peer(), p.peer());
+            if (seen.add(p.nic().name() + ' ' + peer)) out.add(peer.equals(p.peer()) ? p : new Probe(p.nic(), p.table(), peer));
+        }
+        return out;
+    }
+
+    /** One line per probe whose answer is missing or uses another dev or table (every probe its own lookup). */
     public static List<String> wrong(List<Probe> probes, List<RouteGet> answers) {
+        return wrong(probes, answers, Map.of());
+    }
+
+    /**
+     * One line per probe whose answer is missing or uses another dev or table; a probe is judged
+     * by the answer of its {@code representative}'s lookup (itself when not named there).
+     */
+    public static List<String> wrong(List<Probe> probes, List<RouteGet> answers, Map<String, String> representative) {
         List<String> out = new ArrayList<>();
         // the first answer for each (peer, source): one lookup per probe, not a scan of all answers
-        record Question(String dst, String from) {}
-        java.util.Map<Question, RouteGet> byQuestion = new java.util.HashMap<>();
-        for (RouteGet x : answers) byQuestion.putIfAbsent(new Question(x.dst(), x.from()), x);
+        java.util.Map<String, RouteGet> byQuestion = new java.util.HashMap<>();
+        for (RouteGet x : answers) byQuestion.putIfAbsent(x.dst() + ' ' + x.from(), x);
         for (Probe p : probes) {
-            RouteGet a = byQuestion.get(new Question(p.peer(), p.nic().ip()));
+            String asked = representative.getOrDefault(p.peer(), p.peer());
+            String as = asked.equals(p.peer()) ? "" : " (as " + asked + ", routed alike)";
+            RouteGet a = byQuestion.get(asked + ' ' + p.nic().ip());
             if (a == null) {
-                out.add(p.nic().name() + ": " + p.peer() + " from " + p.nic().ip() + ": no route");
+                out.add(p.nic().name() + ": " + p.peer() + " from " + p.nic().ip() + ": no route" + as);
             } else if (!a.dev().equals(p.nic().name()) || a.table() != p.table()) {
                 out.add(p.nic().name() + ": " + p.peer() + " from " + p.nic().ip() + " goes dev " + a.dev() + " table "
-                        + a.table() + ", expected dev " + p.nic().name() + " table " + p.table());
+                        + a.table() + ", expected dev " + p.nic().name() + " table " + p.table() + as);
             }
         }
         return out;

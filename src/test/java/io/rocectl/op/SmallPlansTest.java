@@ -59,6 +59,49 @@ class SmallPlansTest {
     }
 
     @Test
+    void peersTheRulesAndRoutesCannotTellApartShareOneLookup() {
+        io.rocectl.fact.NetSnapshot right = RoceFixtures.snapshot(RoceFixtures.DIR.resolve("routing/8nic-right"));
+        List<String> peers = List.of("192.168.100.21", "192.168.100.22", "192.168.100.23", "10.0.0.5");
+        List<io.rocectl.fact.Route> routes = new java.util.ArrayList<>(right.routes());
+        Map<String, String> rep = RouteCheck.representatives(peers, right.rules(), routes);
+        assertEquals(Map.of("192.168.100.21", "192.168.100.21", "192.168.100.22", "192.168.100.21",
+                "192.168.100.23", "192.168.100.21", "10.0.0.5", "10.0.0.5"), rep, "one class per set of holding routes");
+        List<RoceNic> two = NICS.subList(0, 2);
+        List<RouteCheck.Probe> probes = RouteCheck.probes(two, peers, 100, false, 0);
+        assertEquals(6, probes.size());
+        List<RouteCheck.Probe> asked = RouteCheck.lookups(probes, rep);
+        assertEquals(List.of("route get 192.168.100.21 from 192.168.100.11", "route get 192.168.100.21 from 192.168.100.12"),
+                asked.stream().map(RouteCheck.Probe::batchLine).toList(), "one lookup per source NIC");
+
+        // a route of its own for one peer (here in the main table) makes it a class of its own
+        routes.add(new io.rocectl.fact.Route("unicast", "192.168.100.22/32", "ens8f0np0", 254, "link", "", "", "static", 0));
+        assertEquals("192.168.100.22", RouteCheck.representatives(peers, right.rules(), routes).get("192.168.100.22"));
+        assertEquals("192.168.100.21", RouteCheck.representatives(peers, right.rules(), routes).get("192.168.100.23"));
+        // a route without one dev (multipath: the next hop hangs on the destination's hash) holding peers: each its own
+        List<io.rocectl.fact.Route> multi = new java.util.ArrayList<>(right.routes());
+        multi.add(new io.rocectl.fact.Route("unicast", "192.168.100.0/25", "", 254, "global", "", "", "static", 0));
+        Map<String, String> own = RouteCheck.representatives(peers, right.rules(), multi);
+        for (String p : peers) assertEquals(p, own.get(p), "multipath: " + own);
+        // a rule with another selector (to, iif, fwmark, ...) may pick by destination: each its own
+        List<io.rocectl.fact.Rule> rules = new java.util.ArrayList<>(right.rules());
+        rules.add(new io.rocectl.fact.Rule(50, "all", 0, 254, true));
+        Map<String, String> ruled = RouteCheck.representatives(peers, rules, right.routes());
+        for (String p : peers) assertEquals(p, ruled.get(p), "rule with other selectors: " + ruled);
+        assertEquals(6, RouteCheck.lookups(probes, ruled).size());
+
+        // every probe is judged by its representative's answer, and says so
+        String answers = "[{\"dst\":\"192.168.100.21\",\"from\":\"192.168.100.11\",\"dev\":\"ens1f0np0\",\"table\":\"100\"}]\n"
+                + "[{\"dst\":\"192.168.100.21\",\"from\":\"192.168.100.12\",\"dev\":\"ens1f0np0\"}]\n";
+        List<String> wrong = RouteCheck.wrong(probes, IpJson.routeGet(answers, new RtTables()), rep);
+        assertEquals(List.of(
+                "ens2f0np0: 192.168.100.21 from 192.168.100.12 goes dev ens1f0np0 table 254, expected dev ens2f0np0 table 101",
+                "ens2f0np0: 192.168.100.22 from 192.168.100.12 goes dev ens1f0np0 table 254, expected dev ens2f0np0 table 101"
+                        + " (as 192.168.100.21, routed alike)",
+                "ens2f0np0: 192.168.100.23 from 192.168.100.12 goes dev ens1f0np0 table 254, expected dev ens2f0np0 table 101"
+                        + " (as 192.168.100.21, routed alike)"), wrong);
+    }
+
+    @Test
     void ncclConfFromFactsKeepsOtherLines() {
         Map<String, String> s = NcclConf.settings(NICS, "eno1", 128);
         assertEquals("=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1", s.get("NCCL_IB_HCA"));

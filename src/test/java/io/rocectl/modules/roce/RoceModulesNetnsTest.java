@@ -68,6 +68,22 @@ class RoceModulesNetnsTest {
         ModuleResult after = new RoceVerifyModule().run(ns.ctx(a, vars, false, null));
         assertFalse(after.failed(), after.msg());
         assertEquals(4, after.data().get("checked"));
+        assertEquals(2, after.data().get("lookups"), "the two peers are routed alike: one lookup per source NIC");
+
+        // a route of its own for one peer, through the wrong NIC: that peer is asked for itself, and caught
+        ns.exec("ip route add 10.77.0.10/32 dev r0 table $(ip -4 rule show | sed -n 's/.*from 10.77.0.2 lookup \\([^ ]*\\).*/\\1/p')");
+        ModuleResult own = new RoceVerifyModule().run(ns.ctx(a, vars, false, null));
+        assertTrue(own.failed(), own.msg());
+        assertEquals(List.of("r1: 10.77.0.10 from 10.77.0.2 goes dev r0 table 101, expected dev r1 table 101"), own.data().get("wrong"));
+        assertEquals(4, own.data().get("lookups"), "10.77.0.10 is a class of its own now, for both source NICs");
+        ns.exec("ip route del 10.77.0.10/32 table 101");
+        // a rule that picks by destination: every peer is asked for itself, and the one it sends astray is caught
+        ns.exec("ip rule add to 10.77.0.9 lookup main priority 50");
+        ModuleResult ruled = new RoceVerifyModule().run(ns.ctx(a, vars, false, null));
+        assertTrue(ruled.failed(), ruled.msg());
+        assertEquals(4, ruled.data().get("lookups"));
+        assertEquals(List.of("r0: 10.77.0.9 from 10.77.0.1 goes dev r0 table 254, expected dev r0 table 100",
+                "r1: 10.77.0.9 from 10.77.0.2 goes dev r0 table 254, expected dev r1 table 101"), ruled.data().get("wrong"));
     }
 
     @Test
