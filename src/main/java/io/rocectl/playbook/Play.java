@@ -36,4 +36,15 @@ public record Play(String name, String hosts, Map<String, Object> vars, boolean 
         this(name, hosts, vars, gatherFacts, become, serial, maxFailPercentage, anyErrorsFatal, strategy, tasks,
                 sections, handlers, tags, noLog, mark, TaskOptions.NONE, Map.of());
     }
+
+    /**
+     * From the name, the hosts and where the play was written, which equal plays share (equality
+     * stays the record's, every component): a play is a map key (the run's plan), and hashing
+     * every task of it would cost more than the lookup.
+     */
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(name, hosts, mark == null ? null : mark.file(),
+                mark == null ? 0 : mark.line(), mark == null ? 0 : mark.column());
+    }
 }

@@ -646,7 +646,7 @@ public final class PlaybookLoader {
 
     /** Block or play options under the given steps' own (their own settings win). */
     static List<Step> withOptions(List<Step> steps, TaskOptions outer) {
-        if (outer.equals(TaskOptions.NONE)) return steps;
+        if (outer.isNone()) return steps;
         List<Step> out = new ArrayList<>();
         for (Step s : steps) {
             if (s instanceof Task t) {

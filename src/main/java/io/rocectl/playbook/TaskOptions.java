@@ -18,6 +18,12 @@ public record TaskOptions(String connection, Object delegateTo, Boolean delegate
 
     public static final TaskOptions NONE = new TaskOptions(null, null, null, null, null, 0, 0);
 
+    /** No option set (equal to {@link #NONE}), checked field by field. */
+    public boolean isNone() {
+        return connection == null && delegateTo == null && delegateFacts == null && checkMode == null && diff == null
+                && throttle == 0 && timeout == 0;
+    }
+
     /** These options inside {@code outer} (a block's or play's): what this one leaves unset comes from there. */
     public TaskOptions under(TaskOptions outer) {
         return new TaskOptions(connection != null ? connection : outer.connection,

@@ -33,6 +33,40 @@ class TaskOptionsLoaderTest {
     }
 
     @Test
+    void isNoneHoldsExactlyWhenNoOptionIsSet() {
+        assertTrue(TaskOptions.NONE.isNone());
+        assertTrue(new TaskOptions(null, null, null, null, null, 0, 0).isNone());
+        java.util.List<TaskOptions> each = java.util.List.of(new TaskOptions("local", null, null, null, null, 0, 0),
+                new TaskOptions(null, "gpu01", null, null, null, 0, 0), new TaskOptions(null, null, true, null, null, 0, 0),
+                new TaskOptions(null, null, null, false, null, 0, 0), new TaskOptions(null, null, null, null, false, 0, 0),
+                new TaskOptions(null, null, null, null, null, 2, 0), new TaskOptions(null, null, null, null, null, 0, 5));
+        for (TaskOptions o : each) {
+            org.junit.jupiter.api.Assertions.assertFalse(o.isNone(), o.toString());
+            org.junit.jupiter.api.Assertions.assertNotEquals(TaskOptions.NONE, o);
+        }
+    }
+
+    @Test
+    void equalPlaysHashAlikeAndPlaysWrittenElsewhereDiffer() {
+        Mark m = new Mark("site.yaml", 3, 3);
+        Play a = new Play("p", "all", Map.of("x", 1), false, null, java.util.List.of(), null, false, "linear",
+                java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.Set.of(), false, m);
+        Play b = new Play("p", "all", Map.of("x", 1), false, null, java.util.List.of(), null, false, "linear",
+                java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.Set.of(), false,
+                new Mark("site.yaml", 3, 3));
+        Play c = new Play("p", "all", Map.of("x", 2), false, null, java.util.List.of(), null, false, "linear",
+                java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.Set.of(), false, m);
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        org.junit.jupiter.api.Assertions.assertNotEquals(a, c, "equality is still every component");
+        Map<Play, String> plan = new java.util.LinkedHashMap<>();
+        plan.put(a, "first");
+        plan.put(c, "second");
+        assertEquals(2, plan.size());
+        assertEquals("second", plan.get(c));
+    }
+
+    @Test
     void localActionBothFormsDelegateToLocalhost() throws Exception {
         Play play = load("""
                 - hosts: all
