@@ -143,7 +143,7 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
      */
     private static String carried(Memo m) {
         if (m == null || !m.facts().contains(Facts.RDMA.name()) || System.nanoTime() - m.atNanos() >= REUSE_NANOS) return null;
-        return FactScript.split(m.stdout()).get(Facts.RDMA.name());
+        return m.parsed().sections(m.stdout()).get(Facts.RDMA.name());
     }
 
     private static HostNics of(Read got, Function<String, Object> setting, Map<String, Object> vars, boolean needNics) {

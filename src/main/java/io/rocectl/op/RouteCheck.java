@@ -65,7 +65,10 @@ public final class RouteCheck {
         boolean perDestination = false;
         for (Rule r : rules) perDestination |= r.other();
         long[] net = new long[routes.size()], mask = new long[routes.size()];
-        for (int i = 0; i < routes.size(); i++) prefix(routes.get(i).dst(), net, mask, i);
+        for (int i = 0; i < routes.size(); i++) {
+            // a route whose prefix cannot be read could hold any peer: no classes then
+            if (!prefix(routes.get(i).dst(), net, mask, i)) perDestination = true;
+        }
         Map<java.util.BitSet, String> first = new HashMap<>();
         for (String p : peers) {
             java.util.BitSet holding = perDestination ? null : holding(Ipv4.parse(p), routes, net, mask);
@@ -74,24 +77,21 @@ public final class RouteCheck {
         return out;
     }
 
-    /** Route i's network and mask ("default" holds every address; an unreadable prefix none: mask -1, net -1). */
-    private static void prefix(String dst, long[] net, long[] mask, int i) {
-        if ("default".equals(dst)) return;   // 0/0
+    /** Sets route i's network and mask ("default": 0/0, every address); false when the prefix cannot be read. */
+    private static boolean prefix(String dst, long[] net, long[] mask, int i) {
+        if ("default".equals(dst)) return true;
         int slash = dst.indexOf('/');
         long n = Ipv4.parse(slash < 0 ? dst : dst.substring(0, slash));
         int len;
         try {
             len = slash < 0 ? 32 : Integer.parseInt(dst.substring(slash + 1));
         } catch (NumberFormatException e) {
-            len = -1;
+            return false;
         }
-        if (n < 0 || len < 0 || len > 32) {
-            net[i] = -1;
-            mask[i] = -1;
-            return;
-        }
+        if (n < 0 || len < 0 || len > 32) return false;
         mask[i] = Ipv4.mask(len);
         net[i] = n & mask[i];
+        return true;
     }
 
     /** Which routes hold {@code ip} (by index), or null when the answer may depend on the destination itself. */

@@ -89,6 +89,12 @@ class SmallPlansTest {
         for (String p : peers) assertEquals(p, ruled.get(p), "rule with other selectors: " + ruled);
         assertEquals(6, RouteCheck.lookups(probes, ruled).size());
 
+        // a route whose prefix cannot be read might hold any peer: each its own
+        List<io.rocectl.fact.Route> odd = new java.util.ArrayList<>(right.routes());
+        odd.add(new io.rocectl.fact.Route("unicast", "192.168.100.0/33", "ens1f0np0", 254, "link", "", "", "static", 0));
+        Map<String, String> unread = RouteCheck.representatives(peers, right.rules(), odd);
+        for (String p : peers) assertEquals(p, unread.get(p), "unreadable prefix: " + unread);
+
         // every probe is judged by its representative's answer, and says so
         String answers = "[{\"dst\":\"192.168.100.21\",\"from\":\"192.168.100.11\",\"dev\":\"ens1f0np0\",\"table\":\"100\"}]\n"
                 + "[{\"dst\":\"192.168.100.21\",\"from\":\"192.168.100.12\",\"dev\":\"ens1f0np0\"}]\n";
