@@ -59,11 +59,22 @@ public final class Ipv4 {
 
     /** Whether ip lies in cidr ("a.b.c.d/n", or a bare address meaning /32). */
     public static boolean contains(String cidr, String ip) {
+        long[] n = prefix(cidr);
+        long addr = parse(ip);
+        return n != null && addr >= 0 && (addr & n[1]) == n[0];
+    }
+
+    /**
+     * cidr ("a.b.c.d/n", or a bare address meaning /32) as {network, mask}, for testing many
+     * addresses against it; null when the address or the length is out of range (a length that is
+     * not a number throws NumberFormatException).
+     */
+    public static long[] prefix(String cidr) {
         String[] p = cidr.strip().split("/");
-        int prefix = p.length > 1 ? Integer.parseInt(p[1]) : 32;
-        long net = parse(p[0]), addr = parse(ip);
-        if (net < 0 || addr < 0 || prefix < 0 || prefix > 32) return false;
-        return (net & mask(prefix)) == (addr & mask(prefix));
+        int len = p.length > 1 ? Integer.parseInt(p[1]) : 32;
+        long net = parse(p[0]);
+        if (net < 0 || len < 0 || len > 32) return null;
+        return new long[] {net & mask(len), mask(len)};
     }
 
     /** Validates "a.b.c.d/n"; returns null when fine, else a reason. */

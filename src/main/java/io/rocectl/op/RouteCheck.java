@@ -41,12 +41,12 @@ public final class RouteCheck {
         for (int i = 0; i < peer.length; i++) peer[i] = Ipv4.parse(peerIps.get(i));
         for (RoceNic n : nics) {
             int k = 0;
-            long mask = n.prefix() >= 0 && n.prefix() <= 32 ? Ipv4.mask(n.prefix()) : -1, net = Ipv4.parse(n.ip()) & mask;
+            long[] subnet = anySubnet ? null : Ipv4.prefix(n.subnet());
             for (int i = 0; i < peer.length; i++) {
                 String p = peerIps.get(i);
                 // the host's own addresses are delivered locally (table local, dev lo), as they should be
                 if (local.contains(p)) continue;
-                if (!anySubnet && (peer[i] < 0 || mask < 0 || (peer[i] & mask) != net)) continue;
+                if (!anySubnet && (subnet == null || peer[i] < 0 || (peer[i] & subnet[1]) != subnet[0])) continue;
                 if (sample > 0 && k >= sample) break;
                 out.add(new Probe(n, base + n.rail(), p));
                 k++;
@@ -80,17 +80,15 @@ public final class RouteCheck {
     /** Sets route i's network and mask ("default": 0/0, every address); false when the prefix cannot be read. */
     private static boolean prefix(String dst, long[] net, long[] mask, int i) {
         if ("default".equals(dst)) return true;
-        int slash = dst.indexOf('/');
-        long n = Ipv4.parse(slash < 0 ? dst : dst.substring(0, slash));
-        int len;
+        long[] p;
         try {
-            len = slash < 0 ? 32 : Integer.parseInt(dst.substring(slash + 1));
+            p = Ipv4.prefix(dst);
         } catch (NumberFormatException e) {
             return false;
         }
-        if (n < 0 || len < 0 || len > 32) return false;
-        mask[i] = Ipv4.mask(len);
-        net[i] = n & mask[i];
+        if (p == null) return false;
+        net[i] = p[0];
+        mask[i] = p[1];
         return true;
     }
 
@@ -115,11 +113,6 @@ public final class RouteCheck {
             if (seen.add(p.nic().name() + ' ' + peer)) out.add(peer.equals(p.peer()) ? p : new Probe(p.nic(), p.table(), peer));
         }
         return out;
-    }
-
-    /** One line per probe whose answer is missing or uses another dev or table (every probe its own lookup). */
-    public static List<String> wrong(List<Probe> probes, List<RouteGet> answers) {
-        return wrong(probes, answers, Map.of());
     }
 
     /**

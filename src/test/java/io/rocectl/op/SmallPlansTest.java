@@ -47,7 +47,7 @@ class SmallPlansTest {
                 + "[{\"dst\":\"192.168.100.22\",\"from\":\"192.168.100.11\",\"dev\":\"ens1f0np0\",\"flags\":[],\"uid\":0,\"cache\":[]}]\n"
                 + "[{\"dst\":\"192.168.100.11\",\"from\":\"192.168.100.12\",\"dev\":\"ens1f0np0\",\"flags\":[],\"uid\":0,\"cache\":[]}]\n"
                 + "[{\"dst\":\"192.168.100.21\",\"from\":\"192.168.100.12\",\"dev\":\"ens1f0np0\",\"flags\":[],\"uid\":0,\"cache\":[]}]\n";
-        List<String> wrong = RouteCheck.wrong(probes, IpJson.routeGet(before, new RtTables()));
+        List<String> wrong = RouteCheck.wrong(probes, IpJson.routeGet(before, new RtTables()), Map.of());
         assertEquals(4, wrong.size(), wrong.toString());
         assertTrue(wrong.contains("ens2f0np0: 192.168.100.22 from 192.168.100.12: no route"), wrong.toString());
         String after = before.replace("\"dev\":\"ens1f0np0\",\"flags\"", "\"dev\":\"ens1f0np0\",\"table\":\"roce_ens1f0np0\",\"flags\"")
@@ -55,7 +55,7 @@ class SmallPlansTest {
                         "\"from\":\"192.168.100.12\",\"dev\":\"ens2f0np0\",\"table\":\"101\"")
                 + "[{\"dst\":\"192.168.100.22\",\"from\":\"192.168.100.12\",\"dev\":\"ens2f0np0\",\"table\":\"roce_ens2f0np0\",\"flags\":[]}]\n";
         RtTables t = RtTables.parse("100 roce_ens1f0np0\n101 roce_ens2f0np0\n");
-        assertEquals(List.of(), RouteCheck.wrong(probes, IpJson.routeGet(after, t)));
+        assertEquals(List.of(), RouteCheck.wrong(probes, IpJson.routeGet(after, t), Map.of()));
     }
 
     @Test
