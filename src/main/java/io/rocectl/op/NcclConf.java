@@ -40,15 +40,44 @@ public final class NcclConf {
         return m;
     }
 
+    /** The first line of a file rocectl creates; a file that holds nothing else is rocectl's alone. */
+    static final String HEADER = "# NCCL settings; rocectl (nccl_env) manages the NCCL_ keys it sets.";
+
+    /** The keys {@link #settings} always writes (NCCL_IB_TC only when asked for). */
+    public static final List<String> KEYS = List.of("NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_SOCKET_IFNAME");
+
+    /**
+     * The file without the lines setting {@code keys} (comments and every other line kept), or
+     * null when nothing is left but rocectl's header and blank lines: a file rocectl created,
+     * which goes as a whole.
+     */
+    public static String remove(String content, java.util.Collection<String> keys) {
+        List<String> out = new ArrayList<>();
+        boolean other = false;
+        for (String line : content.split("\n", -1)) {
+            String k = key(line);
+            if (k != null && keys.contains(k)) continue;
+            out.add(line);
+            if (!line.isBlank() && !line.equals(HEADER)) other = true;
+        }
+        if (!other) return null;
+        return String.join("\n", out);
+    }
+
+    /** The KEY of a KEY=VALUE line, or null (comments, blank lines, lines without '='). */
+    private static String key(String line) {
+        int eq = line.indexOf('=');
+        return eq > 0 && !line.strip().startsWith("#") ? line.substring(0, eq).strip() : null;
+    }
+
     /** The file with the settings applied: existing KEY= lines replaced in place, new ones appended. */
     public static String apply(String content, Map<String, String> settings) {
         List<String> out = new ArrayList<>();
         Set<String> done = new LinkedHashSet<>();
-        if (content.isEmpty()) out.add("# NCCL settings; rocectl (nccl_env) manages the NCCL_ keys it sets.");
+        if (content.isEmpty()) out.add(HEADER);
         for (String line : content.split("\n")) {
             if (content.isEmpty()) break;
-            int eq = line.indexOf('=');
-            String k = eq > 0 && !line.strip().startsWith("#") ? line.substring(0, eq).strip() : null;
+            String k = key(line);
             if (k != null && settings.containsKey(k)) {
                 if (done.add(k)) out.add(k + "=" + settings.get(k));
                 continue;

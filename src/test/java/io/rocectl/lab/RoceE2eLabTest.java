@@ -163,7 +163,8 @@ class RoceE2eLabTest {
     void anEmptyNicListWithRemovalConfirmedRemovesRocectlsConfigurationAndTheFixPutsItBack() throws Exception {
         String remove = "{\"roce_nics\": [], \"roce_confirm_remove\": true}";
         String files = "for f in /etc/iproute2/rt_tables.d/rocectl.conf /etc/sysctl.d/90-rocectl-roce.conf"
-                + " /etc/rocectl/roce-routes.sh /etc/systemd/system/rocectl-roce.service; do [ -e $f ] && echo $f; done; true";
+                + " /etc/rocectl/roce-routes.sh /etc/systemd/system/rocectl-roce.service /etc/nccl.conf; do [ -e $f ] && echo $f; done;"
+                + " true";
         for (LabHost h : s.hosts()) assertFalse(owned(h.name()).isEmpty(), h.name() + " is configured before the removal");
         RoceE2eSupport.Run r = playbook("-e", remove);
         assertEquals(0, r.exitCode(), r.toString());
@@ -178,7 +179,7 @@ class RoceE2eLabTest {
 
         RoceE2eSupport.Run fix = playbook();
         assertEquals(0, fix.exitCode(), fix.toString());
-        for (LabHost h : s.hosts()) assertEquals(4, in(s, h.name(), "sh", "-c", files).stdout().lines().count(), h.name());
+        for (LabHost h : s.hosts()) assertEquals(5, in(s, h.name(), "sh", "-c", files).stdout().lines().count(), h.name());
         assertEveryPairAndArpClean("after the removal and the fix again");
     }
 }

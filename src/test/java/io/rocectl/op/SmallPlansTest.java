@@ -10,6 +10,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** NeighPlanner, RouteCheck, NcclConf. */
@@ -130,5 +131,22 @@ class SmallPlansTest {
         assertTrue(next.startsWith("NCCL_IB_TC=106\nNCCL_IB_HCA==mlx5_0:1,"), next);
         assertEquals(1, next.split("NCCL_IB_HCA=", -1).length - 1, next);
         assertEquals(next, NcclConf.apply(next, s), "idempotent with the == value");
+    }
+
+    @Test
+    void ncclRemovalTakesRocectlsKeysAndAFileOnlyRocectlWroteGoes() {
+        Map<String, String> s = NcclConf.settings(NICS, "eno1", 128);
+        String mine = NcclConf.apply("", s);
+        assertNull(NcclConf.remove(mine, List.of("NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_SOCKET_IFNAME", "NCCL_IB_TC")),
+                "a file rocectl created, with nothing of anyone else's, goes");
+        String tc = NcclConf.remove(mine, NcclConf.KEYS);
+        assertTrue(tc != null && tc.endsWith("\nNCCL_IB_TC=128\n") && !tc.contains("NCCL_IB_HCA"),
+                "NCCL_IB_TC stays unless it is set for the task: " + tc);
+        String shared = NcclConf.apply("# site\nNCCL_DEBUG=WARN\n\n# ours\nNCCL_IB_HCA=mlx5_9\n", s);
+        assertEquals("# site\nNCCL_DEBUG=WARN\n\n# ours\nNCCL_IB_TC=128\n",
+                NcclConf.remove(shared, NcclConf.KEYS), "every other line, comments and blank lines stay, in order");
+        assertEquals("NCCL_DEBUG=WARN\n", NcclConf.remove("NCCL_DEBUG=WARN\n", NcclConf.KEYS), "nothing of rocectl's: unchanged");
+        assertEquals("# NCCL_IB_HCA=mlx5_0\nX=1", NcclConf.remove("# NCCL_IB_HCA=mlx5_0\nX=1", NcclConf.KEYS),
+                "a commented-out key is a comment");
     }
 }

@@ -24,7 +24,9 @@ import java.util.Map;
  * interface), {@code NCCL_IB_TC} (argument {@code ib_tc} / variable {@code roce_nccl_ib_tc};
  * written only when set, since it must match the switches' QoS class; an existing line is kept
  * when unset). Other lines of the file are kept. Skipped (ok, with a message) when no RoCE NIC
- * has an RDMA device.
+ * has an RDMA device. With {@code roce_nics: []} and {@code roce_confirm_remove: true}, rocectl's
+ * keys leave the file ({@code NCCL_IB_TC} too when it is set for the task), and a file that then
+ * holds only rocectl's header goes.
  */
 public final class NcclEnvModule implements Module {
     @Override
@@ -40,6 +42,7 @@ public final class NcclEnvModule implements Module {
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         String path = ctx.str("path", "/etc/nccl.conf");
         RoceHost h = RoceHost.gather(ctx);
+        if (h.sel().nics().isEmpty() && RoceHost.removalConfirmed(ctx)) return remove(ctx, path, h);
         Object sock = RoceHost.setting(ctx, "socket_ifname", "roce_nccl_socket_ifname");
         Map<String, String> s = NcclConf.settings(h.sel().nics(), sock == null ? h.sel().mgmtIf() : sock.toString(),
                 ibTc(RoceHost.setting(ctx, "ib_tc", "roce_nccl_ib_tc")));
@@ -62,6 +65,29 @@ public final class NcclEnvModule implements Module {
         }
         return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s))
                 .withDiff("--- " + path + "\n" + cur + "+++ " + path + "\n" + next);
+    }
+
+    /** {@code roce_nics: []} with {@code roce_confirm_remove: true}: rocectl's keys go (see the class). */
+    private static ModuleResult remove(TaskContext ctx, String path, RoceHost h)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        boolean usual = Facts.NCCL_CONF_PATH.equals(path) && h.sections().containsKey(Facts.NCCL_CONF.name());
+        java.util.Optional<String> had = usual ? h.get(Facts.NCCL_CONF) : RemoteFile.read(ctx, path);
+        List<String> keys = new java.util.ArrayList<>(NcclConf.KEYS);
+        if (ibTc(RoceHost.setting(ctx, "ib_tc", "roce_nccl_ib_tc")) != null) keys.add("NCCL_IB_TC");
+        String cur = had.orElse(null);
+        String next = cur == null ? null : NcclConf.remove(cur, keys);
+        if (cur == null || cur.equals(next)) {
+            HostNics.keep(ctx.connection());
+            return ModuleResult.ok(cur == null ? "no " + path + " to remove rocectl's keys from"
+                    : path + " holds none of rocectl's keys").withData(Map.of("removed", List.of()));
+        }
+        String diff = "--- " + path + "\n" + cur + "+++ " + path + "\n" + (next == null ? "" : next);
+        String what = next == null ? "removed " + path + " (it held only rocectl's keys)" : "removed rocectl's keys from " + path;
+        if (ctx.check()) return ModuleResult.changed("would have " + what).withDiff(diff);
+        if (next == null) RemoteFile.replaceAll(ctx, List.of(RemoteFile.Change.remove(path)));
+        else RemoteFile.writeAtomic(ctx, path, next, "0644");
+        if (Facts.NCCL_CONF_PATH.equals(path)) HostNics.keep(ctx.connection(), List.of(Facts.NCCL_CONF));
+        return ModuleResult.changed(what).withData(Map.of("removed", keys)).withDiff(diff);
     }
 
     /** The traffic class when the user set one (blank counts as unset), else null. */
