@@ -64,7 +64,7 @@ LAB_UP=0
 close_masters() { # closes Ansible's ControlPersist ssh masters of this run (by their sockets)
   local s
   for s in "$WORK"/cp/*; do
-    [ -S "$s" ] && ssh -o ControlPath="$s" -O exit fanbench >/dev/null 2>&1 || true
+    if [ -S "$s" ]; then ssh -o ControlPath="$s" -O exit fanbench >/dev/null 2>&1 || true; fi
   done
 }
 

@@ -28,8 +28,9 @@ for size in $SIZES; do
   run; run
   ips=$(grep -o '"ip" : "[0-9.]*"' "$DIR/state.json" | sed 's/.*: "//; s/"//' | tr '\n' ' ')
   bad=0
+  # shellcheck disable=SC2013 # namespace names are single words ([a-z0-9-])
   for ns in $(sed -n 's/.*"namespace" : "\([^"]*\)".*/\1/p' "$DIR/state.json"); do
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2016 # $ips is a list of addresses; the inner sh expands its own $src and $@
     n=$(nsenter --net="/run/netns/$ns" sh -c 'for src in $(ip -4 -o addr show | awk "\$2 ~ /^ens/ {sub(\"/.*\", \"\", \$4); print \$4}"); do
           fping -q -c1 -t300 -S "$src" "$@" 2>&1; done' sh $ips | grep -c '/0/' || true)
     bad=$((bad + n))

@@ -142,7 +142,8 @@ final class LabUp {
             write(d.resolve("sshd_config"), SshdConfig.render(h.mgmtIp(), d));
             Path etc = LabState.netnsEtc(h.namespace());
             for (String e : ETC_DIRS) mkdirs(etc.resolve(e));
-            mkdirs(etc.resolve("systemd/system"));
+            // as on a systemd host, where enabling any service has made it
+            mkdirs(etc.resolve("systemd/system/multi-user.target.wants"));
             mkdirs(etc.resolve("systemd/network"));
             write(etc.resolve("hostname"), h.name() + "\n");
             copyTree(Path.of("/etc/iproute2"), etc.resolve("iproute2"));

@@ -135,6 +135,37 @@ class DistributionIT {
         assertTrue(r.err().contains(playbook + ":"), r.both());
     }
 
+    /**
+     * The build raises the Java 5 class files of picocli and Jinjava's EL to version 50
+     * (src/build/ClassFileVersion.java), so that the launcher's class archive holds them: before,
+     * they were read from the jar and verified at every start.
+     */
+    @Test
+    void everyClassOfTheJarGoesIntoTheClassArchive() throws IOException {
+        int old = 0;
+        try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(Dist.jar().toFile())) {
+            for (java.util.zip.ZipEntry e : java.util.Collections.list(z.entries())) {
+                if (!e.getName().endsWith(".class")) continue;
+                try (java.io.InputStream in = z.getInputStream(e)) {
+                    byte[] h = in.readNBytes(8);
+                    if ((((h[6] & 0xff) << 8) | (h[7] & 0xff)) < 50) old++;
+                }
+            }
+        }
+        assertEquals(0, old, "class files older than version 50 in the jar");
+        Path jsa = tmp.resolve("version.jsa");
+        Proc.Result dump = Proc.run(List.of(Dist.java(), "-XX:ArchiveClassesAtExit=" + jsa, "-jar", Dist.jar().toString(),
+                "--version"), tmp, NO_HOME, 120);
+        assertEquals(0, dump.exitCode(), dump.both());
+        Proc.Result use = Proc.run(List.of(Dist.java(), "-XX:SharedArchiveFile=" + jsa, "-Xlog:class+load=info", "-jar",
+                Dist.jar().toString(), "--version"), tmp, NO_HOME, 120);
+        assertEquals(0, use.exitCode(), use.both());
+        for (String c : List.of("picocli.CommandLine ", "picocli.CommandLine$Model$CommandSpec ")) {
+            String line = use.out().lines().filter(l -> l.contains(" " + c)).findFirst().orElse("(not loaded)");
+            assertTrue(line.contains("shared objects file"), c + "comes from the archive: " + line);
+        }
+    }
+
     @Test
     void bareJarFindsThePlaybookBuiltIntoIt() throws IOException {
         boolean packaged = Files.exists(Path.of("/usr/share/rocectl/playbooks/roce-multinic.yaml"));

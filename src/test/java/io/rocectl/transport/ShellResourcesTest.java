@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Every shell script kept as a resource ({@code src/main/resources/**}{@code /*.sh}, run with
  * {@code sh -c} on the hosts) and the installed launcher pass shellcheck as POSIX sh, at every
- * severity. Skipped, saying so, where shellcheck is not installed.
+ * severity; the checkout's own scripts (its launcher, {@code .ci/run}, the benchmarks) pass it as
+ * the shell their first line names. Skipped, saying so, where shellcheck is not installed.
  */
 class ShellResourcesTest {
     static List<Path> scripts() throws IOException {
@@ -40,6 +41,27 @@ class ShellResourcesTest {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** The checkout's own scripts: the developer launcher, the CI entry point, the benchmarks. */
+    static List<Path> bashScripts() throws IOException {
+        List<Path> out = new ArrayList<>(List.of(Path.of("rocectl"), Path.of(".ci/run")));
+        try (Stream<Path> s = Files.list(Path.of("bench"))) {
+            s.filter(p -> p.toString().endsWith(".sh")).sorted().forEach(out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void everyScriptOfTheCheckoutPassesShellcheck() throws Exception {
+        List<Path> scripts = bashScripts();
+        assertFalse(scripts.size() < 5, "the scan finds the scripts: " + scripts);
+        assumeTrue(shellcheckInstalled(), "shellcheck is not installed: the checkout's scripts are not checked");
+        List<String> argv = new ArrayList<>(List.of("shellcheck", "--severity=style", "--format=gcc"));
+        scripts.forEach(p -> argv.add(p.toString()));
+        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
     }
 
     @Test
