@@ -47,21 +47,25 @@ public final class NcclConf {
     public static final List<String> KEYS = List.of("NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_SOCKET_IFNAME");
 
     /**
-     * The file without the lines setting {@code keys} (comments and every other line kept), or
-     * null when nothing is left but rocectl's header and blank lines: a file rocectl created,
-     * which goes as a whole.
+     * The file without the lines setting {@code keys} (comments and every other line kept); null
+     * when such lines went and nothing is left but rocectl's header and blank lines (a file
+     * rocectl created, which goes as a whole); {@code content} itself when it sets none of them.
      */
     public static String remove(String content, java.util.Collection<String> keys) {
         List<String> out = new ArrayList<>();
         boolean other = false;
+        boolean removed = false;
         for (String line : content.split("\n", -1)) {
             String k = key(line);
-            if (k != null && keys.contains(k)) continue;
+            if (k != null && keys.contains(k)) {
+                removed = true;
+                continue;
+            }
             out.add(line);
             if (!line.isBlank() && !line.equals(HEADER)) other = true;
         }
-        if (!other) return null;
-        return String.join("\n", out);
+        if (!removed) return content;
+        return other ? String.join("\n", out) : null;
     }
 
     /** The KEY of a KEY=VALUE line, or null (comments, blank lines, lines without '='). */

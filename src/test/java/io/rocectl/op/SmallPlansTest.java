@@ -146,6 +146,9 @@ class SmallPlansTest {
         assertEquals("# site\nNCCL_DEBUG=WARN\n\n# ours\nNCCL_IB_TC=128\n",
                 NcclConf.remove(shared, NcclConf.KEYS), "every other line, comments and blank lines stay, in order");
         assertEquals("NCCL_DEBUG=WARN\n", NcclConf.remove("NCCL_DEBUG=WARN\n", NcclConf.KEYS), "nothing of rocectl's: unchanged");
+        assertEquals("", NcclConf.remove("", NcclConf.KEYS), "an empty file is nobody's to remove");
+        String headerOnly = NcclConf.apply("", s).lines().findFirst().orElseThrow() + "\n";
+        assertEquals(headerOnly, NcclConf.remove(headerOnly, NcclConf.KEYS), "no key of rocectl's in it: left alone");
         assertEquals("# NCCL_IB_HCA=mlx5_0\nX=1", NcclConf.remove("# NCCL_IB_HCA=mlx5_0\nX=1", NcclConf.KEYS),
                 "a commented-out key is a comment");
     }
