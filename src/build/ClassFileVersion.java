@@ -59,7 +59,8 @@ public final class ClassFileVersion {
                 try (InputStream is = in.getInputStream(e)) {
                     b = is.readAllBytes();
                 }
-                if (e.getName().endsWith(".class") && version(b) > 0 && version(b) < TO) {
+                int v = e.getName().endsWith(".class") ? version(b) : -1;
+                if (v > 0 && v < TO) {
                     b = withFrames(b, types);
                     rewritten++;
                 }

@@ -44,50 +44,62 @@ public final class NcclEnvModule implements Module {
         RoceHost h = RoceHost.gather(ctx);
         if (h.sel().nics().isEmpty() && RoceHost.removalConfirmed(ctx)) return remove(ctx, path, h);
         Object sock = RoceHost.setting(ctx, "socket_ifname", "roce_nccl_socket_ifname");
-        Map<String, String> s = NcclConf.settings(h.sel().nics(), sock == null ? h.sel().mgmtIf() : sock.toString(),
-                ibTc(RoceHost.setting(ctx, "ib_tc", "roce_nccl_ib_tc")));
+        Map<String, String> s = NcclConf.settings(h.sel().nics(), sock == null ? h.sel().mgmtIf() : sock.toString(), taskIbTc(ctx));
         if (s.isEmpty()) {
             return ModuleResult.ok("skipped: no RDMA device behind the " + h.sel().nics().size()
                     + " selected NIC(s), " + path + " not written").withData(Map.of("skipped", true));
         }
-        // the usual path rides along with the snapshot where the login user is root
-        boolean usual = Facts.NCCL_CONF_PATH.equals(path) && h.sections().containsKey(Facts.NCCL_CONF.name());
-        String cur = (usual ? h.get(Facts.NCCL_CONF) : RemoteFile.read(ctx, path)).orElse("");
+        String cur = read(ctx, path, h).orElse("");
         String next = NcclConf.apply(cur, s);
         if (next.equals(cur)) {
             HostNics.keep(ctx.connection()); // only read a file: the network snapshot still holds
             return ModuleResult.ok(path + " already right").withData(Map.of("settings", s));
         }
-        if (!ctx.check()) {
-            RemoteFile.writeAtomic(ctx, path, next, "0644");
-            // wrote only this file: the rest of the network snapshot still holds
-            if (Facts.NCCL_CONF_PATH.equals(path)) HostNics.keep(ctx.connection(), List.of(Facts.NCCL_CONF));
-        }
-        return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s))
-                .withDiff("--- " + path + "\n" + cur + "+++ " + path + "\n" + next);
+        if (!ctx.check()) write(ctx, path, next);
+        return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s)).withDiff(diff(path, cur, next));
+    }
+
+    /** The file's content; the usual path rides along with the snapshot where the login user is root. */
+    private static java.util.Optional<String> read(TaskContext ctx, String path, RoceHost h)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        boolean usual = Facts.NCCL_CONF_PATH.equals(path) && h.sections().containsKey(Facts.NCCL_CONF.name());
+        return usual ? h.get(Facts.NCCL_CONF) : RemoteFile.read(ctx, path);
+    }
+
+    /** Writes the file (null: removes it); the rest of the network snapshot still holds. */
+    private static void write(TaskContext ctx, String path, String content)
+            throws TransportException, CommandTimeoutException, InterruptedException {
+        if (content == null) RemoteFile.replaceAll(ctx, List.of(RemoteFile.Change.remove(path)));
+        else RemoteFile.writeAtomic(ctx, path, content, "0644");
+        if (Facts.NCCL_CONF_PATH.equals(path)) HostNics.keep(ctx.connection(), List.of(Facts.NCCL_CONF));
+    }
+
+    private static String diff(String path, String cur, String next) {
+        return "--- " + path + "\n" + cur + "+++ " + path + "\n" + (next == null ? "" : next);
     }
 
     /** {@code roce_nics: []} with {@code roce_confirm_remove: true}: rocectl's keys go (see the class). */
     private static ModuleResult remove(TaskContext ctx, String path, RoceHost h)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        boolean usual = Facts.NCCL_CONF_PATH.equals(path) && h.sections().containsKey(Facts.NCCL_CONF.name());
-        java.util.Optional<String> had = usual ? h.get(Facts.NCCL_CONF) : RemoteFile.read(ctx, path);
         List<String> keys = new java.util.ArrayList<>(NcclConf.KEYS);
-        if (ibTc(RoceHost.setting(ctx, "ib_tc", "roce_nccl_ib_tc")) != null) keys.add("NCCL_IB_TC");
-        String cur = had.orElse(null);
+        if (taskIbTc(ctx) != null) keys.add("NCCL_IB_TC");
+        String cur = read(ctx, path, h).orElse(null);
         String next = cur == null ? null : NcclConf.remove(cur, keys);
         if (cur == null || cur.equals(next)) {
             HostNics.keep(ctx.connection());
             return ModuleResult.ok(cur == null ? "no " + path + " to remove rocectl's keys from"
                     : path + " holds none of rocectl's keys").withData(Map.of("removed", List.of()));
         }
-        String diff = "--- " + path + "\n" + cur + "+++ " + path + "\n" + (next == null ? "" : next);
+        String diff = diff(path, cur, next);
         String what = next == null ? "removed " + path + " (it held only rocectl's keys)" : "removed rocectl's keys from " + path;
         if (ctx.check()) return ModuleResult.changed("would have " + what).withDiff(diff);
-        if (next == null) RemoteFile.replaceAll(ctx, List.of(RemoteFile.Change.remove(path)));
-        else RemoteFile.writeAtomic(ctx, path, next, "0644");
-        if (Facts.NCCL_CONF_PATH.equals(path)) HostNics.keep(ctx.connection(), List.of(Facts.NCCL_CONF));
+        write(ctx, path, next);
         return ModuleResult.changed(what).withData(Map.of("removed", keys)).withDiff(diff);
+    }
+
+    /** The task's traffic class (argument ib_tc, else roce_nccl_ib_tc), or null. */
+    private static Integer taskIbTc(TaskContext ctx) {
+        return ibTc(RoceHost.setting(ctx, "ib_tc", "roce_nccl_ib_tc"));
     }
 
     /** The traffic class when the user set one (blank counts as unset), else null. */

@@ -99,7 +99,7 @@ public final class RoceRoutingModule implements Module {
         }
         RoutingPlan p;
         try {
-            p = removal ? removalPlan(plan(ctx, h), h) : plan(ctx, h);
+            p = plan(ctx, h, removal);
         } catch (IllegalArgumentException e) {
             return ModuleResult.failed(e.getMessage());
         }
@@ -129,7 +129,7 @@ public final class RoceRoutingModule implements Module {
             if (p.tablesChange()) RemoteFile.writeAtomic(ctx, Facts.ROCECTL_RT_TABLES, p.tablesContent(), "0644");
             after = removal ? RoceHost.gatherAllowingNone(ctx) : RoceHost.gather(ctx);
         }
-        RoutingPlan again = removal ? removalPlan(plan(ctx, after), after) : plan(ctx, after);
+        RoutingPlan again = plan(ctx, after, removal);
         if (!again.batch().isEmpty() || (removal && after.snap().rocectlTables().isPresent())) {
             data.put("left", again.batch());
             return ModuleResult.failed("routing did not converge; still to do: " + (again.batch().isEmpty()
@@ -141,6 +141,11 @@ public final class RoceRoutingModule implements Module {
         }
         return ModuleResult.changed("applied " + p.batch().size() + " routing change(s)"
                 + (p.tablesChange() ? " and wrote " + Facts.ROCECTL_RT_TABLES : "")).withData(data).withDiff(diff);
+    }
+
+    /** {@link #plan}, or with {@code removal} the plan for no NIC ({@link #removalPlan}). */
+    private static RoutingPlan plan(TaskContext ctx, RoceHost h, boolean removal) {
+        return removal ? removalPlan(plan(ctx, h), h) : plan(ctx, h);
     }
 
     /**
