@@ -1,6 +1,5 @@
 package io.rocectl.cli;
 
-import io.rocectl.playbook.PlaybookLoader;
 import io.rocectl.transport.ssh.SshConnector;
 
 import java.util.Set;
@@ -8,11 +7,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Start-up work a command that logs in to hosts is going to need anyway, done on a second thread
- * while the main one parses the command line, the inventory and the playbook: the template
- * engine (Jinjava builds its libraries by reflection) and the SSH client's configuration and JDK
- * crypto (see {@link SshConnector#preload}). Without it the first template waits for the
- * engine, and every host's handshake starts on classes not yet loaded and code not yet compiled,
- * all at once. Nothing here depends on the input; once per JVM.
+ * while the main one parses the command line, the inventory and the playbook: the SSH client's
+ * configuration and JDK crypto (see {@link SshConnector#preload}). Without it every host's
+ * handshake starts on classes not yet loaded and code not yet compiled, all at once. Nothing here
+ * depends on the input; once per JVM. (The template engine is not made here: a run whose
+ * expressions are all simple never needs it, and the loader builds it at the first one that is
+ * not, see {@code Templar}.)
  */
 final class Preload {
     private static final Set<String> CONNECTING = Set.of("run", "shell", "probe", "remediate", "health", "doctor", "demo");
@@ -29,7 +29,6 @@ final class Preload {
     }
 
     private static void run() {
-        PlaybookLoader.preloadTemplates();
         // The JDK's crypto here is what every handshake uses; should it fail, the handshake fails
         // the same way on the host's own thread and reports it there.
         SshConnector.preload();

@@ -31,15 +31,6 @@ import java.util.TreeSet;
  * {@code file:line:column} and the offending token.
  */
 public final class PlaybookLoader {
-    /**
-     * Makes the template engine the loader checks every template with (building it takes a
-     * noticeable part of a short run's start-up), for a caller that wants it ready before the
-     * first playbook is read, on a thread of its own.
-     */
-    public static void preloadTemplates() {
-        Templar.get();
-    }
-
     static final Set<String> PLAY_KEYS = Set.of("name", "hosts", "vars", "vars_files", "gather_facts", "become",
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
             "handlers", "tags", "remote_user", "become_user", "no_log", "connection", "check_mode", "diff", "throttle",

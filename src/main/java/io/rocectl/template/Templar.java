@@ -51,24 +51,37 @@ public final class Templar {
     /** The value of {@code omit}: a module argument rendered to it is left out, as Ansible does. */
     public static final String OMIT = "__omit_place_holder__rocectl";
     private static final ThreadLocal<Integer> DEFERRED_DEPTH = ThreadLocal.withInitial(() -> 0);
-    private final Jinjava jinjava;
+    private Templar() {}
 
-    private Templar() {
-        // nested interpretation off: the text an expression produces is output, never a template
-        // again (a host's "{{ secret }}" stays literal); trusted variables are rendered on lookup
-        // instead, see deferred()
-        // undefined names are Undefined values (AnsibleInterpreter), not Jinjava's unknown tokens
-        CompositeELResolver resolver = new CompositeELResolver();
-        resolver.add(new PyResolver());
-        resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
-        jinjava = new PyTruth.AnsibleJinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
-                .withNestedInterpretationEnabled(false).withTrimBlocks(true).withElResolver(resolver)
-                .withLegacyOverrides(LegacyOverrides.newBuilder().withIterateOverMapKeys(true).build()).build());
-        Context global = jinjava.getGlobalContext();
-        Filters.register(global);
-        Tests.register(global);
-        Functions.register(global);
-        ExprRewriter.KNOWN_FILTER = name -> global.getFilter(name) != null;
+    /**
+     * Jinjava, built on first use: a run whose expressions are all {@link SimpleExpr}s never builds
+     * it. Nested interpretation is off: the text an expression produces is output, never a
+     * template again (a host's "{{ secret }}" stays literal); trusted variables are rendered on
+     * lookup instead, see deferred(). Undefined names are Undefined values (AnsibleInterpreter),
+     * not Jinjava's unknown tokens.
+     */
+    private static final class Engine {
+        static final Jinjava JINJAVA = build();
+
+        private static Jinjava build() {
+            CompositeELResolver resolver = new CompositeELResolver();
+            resolver.add(new PyResolver());
+            resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
+            Jinjava j = new PyTruth.AnsibleJinjava(JinjavaConfig.newBuilder().withFailOnUnknownTokens(false)
+                    .withNestedInterpretationEnabled(false).withTrimBlocks(true).withElResolver(resolver)
+                    .withLegacyOverrides(LegacyOverrides.newBuilder().withIterateOverMapKeys(true).build()).build());
+            Context global = j.getGlobalContext();
+            Filters.register(global);
+            Tests.register(global);
+            Functions.register(global);
+            ExprRewriter.KNOWN_FILTER = name -> global.getFilter(name) != null;
+            return j;
+        }
+    }
+
+    /** The engine (built now if it was not yet); before any {@link ExprRewriter} use, which needs its filters. */
+    private static Jinjava engine() {
+        return Engine.JINJAVA;
     }
 
     @SuppressWarnings("unchecked")
@@ -78,6 +91,7 @@ public final class Templar {
             bindings = new LinkedHashMap<>(vars);
             bindings.put("omit", OMIT);
         }
+        Jinjava jinjava = engine();
         JinjavaInterpreter in = new AnsibleInterpreter(jinjava, new Context(jinjava.getGlobalContext(), bindings),
                 jinjava.getGlobalConfig());
         in.getContext().setExpressionStrategy(new PyOutput());
@@ -192,8 +206,18 @@ public final class Templar {
     }
 
     /** Evaluates a bare Jinja expression (as in {@code when:}) to a Java value. */
-    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     public Object eval(String expr, Map<String, Object> vars) {
+        SimpleExpr simple = SimpleExpr.parse(expr);
+        if (simple != null) {
+            Object v = simple.eval(vars);
+            if (v != SimpleExpr.ENGINE) return Py.plain(v);
+        }
+        return evalByEngine(expr, vars);
+    }
+
+    /** {@link #eval} by Jinjava, whatever the expression (SimpleExprTest compares the two). */
+    @SuppressWarnings("try") // the resource is the interpreter being current while it runs
+    Object evalByEngine(String expr, Map<String, Object> vars) {
         JinjavaInterpreter in = interpreter(vars);
         try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             Object o = in.resolveELExpression(ExprRewriter.expression(expr), 1);
@@ -308,6 +332,8 @@ public final class Templar {
     @SuppressWarnings("try") // the resource is the interpreter being current while it runs
     public void checkExpression(String expr) {
         if (expr.isBlank()) throw new TemplateException("empty expression");
+        if (SimpleExpr.parse(expr) != null) return;
+        Jinjava jinjava = engine();
         String rewritten;
         try {
             rewritten = ExprRewriter.expression(expr.trim());
@@ -334,7 +360,7 @@ public final class Templar {
             checkExpression(m.group(1));
             return;
         }
-        JinjavaInterpreter in = jinjava.newInterpreter();
+        JinjavaInterpreter in = engine().newInterpreter();
         Node root;
         try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             root = in.parse(ExprRewriter.template(s));

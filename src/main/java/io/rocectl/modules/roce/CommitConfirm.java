@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * Commit-confirmed changes: before a risky change, arm a rollback on the host (a detached
- * {@code sh} in its own session that sleeps N seconds, then takes the saved undo file, the marker,
+ * {@code sh}, ignoring SIGHUP, in a session of its own where a terminal or sudo could signal its
+ * process group (the command of an SSH session without a terminal already has one), that sleeps N seconds, then takes the saved undo file, the marker,
  * by an atomic rename and runs it with {@code ip -force -batch}); after the change, prove the
  * control path still works by opening a NEW connection; only then disarm (remove the marker, kill
  * the sleeper by its PID). Whoever moves the marker first wins, so "disarmed" and "rolled back"

@@ -48,21 +48,35 @@ apply)
   set -e
   case $2 in ''|*[!0-9a-f]*) echo "bad token '$2'" >&2; exit 2;; esac
   netns
-  # /run/rocectl when this user may own it (root), else /tmp/rocectl; both directories mode 0700
+  # /run/rocectl/rollback-netINODE when this user may write there (root: only root can make it
+  # in /run; made here, both directories are mode 0700, and no program runs when it is there
+  # already), else /tmp/rocectl/..., where anyone may have made /tmp/rocectl first: its chmod
+  # fails unless it is this user's, and arming with it
   d=/run/rocectl
-  # shellcheck disable=SC2174 # both directories are operands, so each one made gets the mode
-  { mkdir -p -m 700 -- "$d" "$d/rollback-net$n" && chmod 700 "$d"; } 2>/dev/null ||
-    { d=/tmp/rocectl; mkdir -p -m 700 -- "$d" "$d/rollback-net$n"; chmod 700 "$d"; }
+  if { [ -d "$d/rollback-net$n" ] && [ -w "$d/rollback-net$n" ]; } || (umask 077 && mkdir -p -- "$d/rollback-net$n") 2>/dev/null; then :
+  else
+    d=/tmp/rocectl
+    # shellcheck disable=SC2174 # both directories are operands, so each one made gets the mode
+    mkdir -p -m 700 -- "$d" "$d/rollback-net$n"; chmod 700 "$d"
+  fi
   d="$d/rollback-net$n"
   f="$d/rollback.$2"
   # the undo ends at the separator line; read (one byte at a time) leaves the batch to ip
   (set -C; while IFS= read -r l && [ "$l" != @@rocectl-batch@@ ]; do printf '%s\n' "$l"; done > "$f")
   ipbin=$(command -v ip)
-  s=; command -v setsid >/dev/null 2>&1 && s=setsid
+  # A session of its own keeps the sleeper out of a terminal's process group (a terminal's signals;
+  # sudo's use_pty, which ends the command's process group with it). The command of an SSH session
+  # without a terminal, not under sudo, is in a session sshd made for it, which no terminal and no
+  # process group signal reaches: there the sleeper needs no setsid (one program less).
+  s=
+  if [ -z "${SSH_CONNECTION:-}" ] || [ -n "${SUDO_COMMAND:-}" ] || (: </dev/tty) 2>/dev/null; then
+    command -v setsid >/dev/null 2>&1 && s=setsid
+  fi
   # The sleeper does not carry this command's kill tag (RemoteKill's ROCECTL_CMD): when the change
   # times out, its processes are killed by that tag, and the timer must live on to undo the change.
+  # It ignores SIGHUP, and so do the programs it starts.
   # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
-  (unset ROCECTL_CMD; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
+  (unset ROCECTL_CMD; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
   exec "$ipbin" -batch -

@@ -210,6 +210,39 @@ class CommitConfirmLocalTest {
     }
 
     /** A timer armed by the command that also applies an (empty) change, as roce_routing arms its own. */
+    /** The session of a process: field 6 of /proc/PID/stat. */
+    static long session(int pid) throws IOException {
+        String st = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return Long.parseLong(st.substring(st.lastIndexOf(')') + 2).split(" ")[3]);
+    }
+
+    @Test
+    void theSleeperHasASessionOfItsOwnUnlessItsCommandRunsAsSshdStartsOne() throws Exception {
+        assumeTrue(Stream.of(System.getenv().getOrDefault("PATH", "").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, "setsid"))),
+                "needs setsid (util-linux)");
+        String path = "PATH=" + tmp.resolve("bin") + ":" + System.getenv("PATH");
+        // a command of the control node (local: a terminal's or a supervisor's signals may reach its process group)
+        conn = new LocalConnection("local", List.of("env", "-u", "SSH_CONNECTION", path));
+        CommitConfirm.Armed local = arm(ctx(null), List.of("rule del pref 1002"), 30);
+        assertEquals(local.pid(), session(local.pid()), "setsid: the sleeper leads a session of its own");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(local.file()).getParent())),
+                "the timers' directory, made by this arming, is this user's alone");
+        // as sshd starts a command without a terminal: in a session of its own, SSH_CONNECTION set
+        conn = new LocalConnection("local", List.of("setsid", "-w", "env", "SSH_CONNECTION=192.0.2.1 50000 192.0.2.2 22", path));
+        CommitConfirm.Armed ssh = arm(ctx(null), List.of("rule del pref 1003"), 30);
+        assertTrue(alive(ssh.pid()));
+        assertTrue(session(ssh.pid()) != ssh.pid(), "no setsid: the sleeper stays in the command's session");
+        // under sudo (SUDO_COMMAND set), setsid again: sudo's use_pty ends the command's process group
+        conn = new LocalConnection("local", List.of("setsid", "-w", "env", "SSH_CONNECTION=192.0.2.1 50000 192.0.2.2 22",
+                "SUDO_COMMAND=/bin/sh", path));
+        CommitConfirm.Armed sudo = arm(ctx(null), List.of("rule del pref 1004"), 30);
+        assertEquals(sudo.pid(), session(sudo.pid()));
+        for (CommitConfirm.Armed a : List.of(local, ssh, sudo)) {
+            assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx(null), a));
+        }
+        assertFalse(Files.exists(applied), "nothing was rolled back");
+    }
+
     static CommitConfirm.Armed arm(TaskContext ctx, java.util.List<String> undo, int seconds) throws Exception {
         return CommitConfirm.armAndApply(ctx, CommitConfirm.newToken(), undo, java.util.List.of(), seconds,
                 java.time.Duration.ofSeconds(20)).armed();
