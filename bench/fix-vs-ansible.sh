@@ -106,14 +106,19 @@ calm() {
   echo "$w"
 }
 
+# CPU time the hypervisor gave to others while this machine wanted it (steal, all CPUs), in s
+steal() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f", $9 / hz }' /proc/stat; }
+
 # timed CMD VERIFY: prints the wall seconds of CMD; VERIFY (reads $WORK/run.log) must hold after
 timed() {
-  local t0 t1 w
+  local t0 t1 w s0
   w=$(calm)
   say "   (waited ${w} s for idle CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  s0=$(steal)
   t0=$(now)
   bash -c "$1" >"$WORK/run.log" 2>&1 || { say "fix-vs-ansible.sh: failed: $1"; tail -30 "$WORK/run.log" >&2; exit 1; }
   t1=$(now)
+  say "   (CPU time stolen by the hypervisor meanwhile: $(awk -v a="$s0" -v b="$(steal)" 'BEGIN { printf "%.2f", b - a }') s)"
   bash -c "$2" || { say "fix-vs-ansible.sh: unexpected result of: $1 ($2)"; tail -30 "$WORK/run.log" >&2; exit 1; }
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'
 }

@@ -33,6 +33,37 @@ public final class IpJson {
         return out;
     }
 
+    /**
+     * Fields of {@code ip -j route get} that say nothing about where a packet goes: the table the
+     * answer came from (the kernel names it once the host has policy rules, and not before: the
+     * same local route reads "table local" after a rule is added) and the time left of a cached
+     * exception.
+     */
+    private static final Set<String> NOT_ROUTING = Set.of("table", "expires");
+
+    /**
+     * Whether two {@code ip -j route get} outputs give the same answers, {@code count} of them, in
+     * the same order: every field compared but {@link #NOT_ROUTING}; false when either cannot be
+     * read.
+     */
+    public static boolean sameRouting(String a, String b, int count) {
+        try {
+            List<JsonNode> x = nodes(a), y = nodes(b);
+            if (x.size() != count || y.size() != count) return false;
+            for (int i = 0; i < count; i++) {
+                if (!x.get(i).isObject() || !y.get(i).isObject()) return false;
+                var p = ((com.fasterxml.jackson.databind.node.ObjectNode) x.get(i)).deepCopy();
+                var q = ((com.fasterxml.jackson.databind.node.ObjectNode) y.get(i)).deepCopy();
+                p.remove(NOT_ROUTING);
+                q.remove(NOT_ROUTING);
+                if (!p.equals(q)) return false;
+            }
+            return true;
+        } catch (FactParseException e) {
+            return false;
+        }
+    }
+
     /** {@code ip -j addr}: interfaces with their IPv4 addresses. */
     public static List<Iface> addr(String text) {
         List<Iface> out = new ArrayList<>();

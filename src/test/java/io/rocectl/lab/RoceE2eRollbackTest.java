@@ -109,6 +109,11 @@ class RoceE2eRollbackTest {
         assertTrue(r.stdout().startsWith(control + " "), r.stdout());
         RoceE2eSupport.Run fix = RoceE2eSupport.run(s, RoceE2eSupport.PLAYBOOK);
         assertEquals(0, fix.exitCode(), fix.toString());
+        // the RoCE NICs' rules and tables leave the session's flow as it was: no new connection needed
+        JsonNode routing = fix.task("Per-NIC routing", "gpu01");
+        assertEquals("changed", routing.path("status").asText(), fix.toString());
+        assertEquals("routing of the SSH session's flow unchanged, both ways", routing.path("result").path("path_check").asText(),
+                routing.toString());
     }
 
     @Test
@@ -162,6 +167,9 @@ class RoceE2eRollbackTest {
         assertEquals("failed", res.path("status").asText(), r.toString());
         assertTrue(res.path("msg").asText().contains("rolled back"), res.toString());
         assertTrue(res.path("result").path("rolled_back").asBoolean(), res.toString());
+        // when the change's own answer came back, its lookups showed the session's flow rerouted
+        String check = res.path("result").path("path_check").asText("");
+        assertTrue(check.isEmpty() || check.equals("new connection"), res.toString());
         assertTrue(seen.get(), "the change was applied on the host");
         assertTrue(refusedWhileApplied.get() > 0, "while applied, new TCP connections to sshd must fail");
 

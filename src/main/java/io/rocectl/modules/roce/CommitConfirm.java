@@ -1,5 +1,8 @@
 package io.rocectl.modules.roce;
 
+import io.rocectl.fact.IpJson;
+import io.rocectl.fact.Ipv4;
+import io.rocectl.fact.SshConnection;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.TaskContext;
 import io.rocectl.transport.Cmd;
@@ -92,15 +95,25 @@ public final class CommitConfirm {
     /**
      * Arms the rollback with {@code token} (see {@link #newToken}) and applies {@code batch} with
      * {@code ip -batch -} in ONE command (see the script's {@code apply}). Returns the timer when it was armed (else null: nothing ran)
-     * and ip's result (stdout without the timer's line).
+     * and ip's result (stdout without the timer's line), and the answers to {@code lookups} (see
+     * {@link #flowLookups}) right before and right after the change (null when not asked, or,
+     * after, when the change failed).
      */
-    public record Applied(Armed armed, ExecResult batch) {}
+    public record Applied(Armed armed, ExecResult batch, String flowsBefore, String flowsAfter) {}
 
     public static Applied armAndApply(TaskContext ctx, String token, List<String> undo, List<String> batch, int seconds,
                                       Duration timeout)
             throws TransportException, CommandTimeoutException, InterruptedException {
+        return armAndApply(ctx, token, undo, batch, seconds, timeout, List.of());
+    }
+
+    public static Applied armAndApply(TaskContext ctx, String token, List<String> undo, List<String> batch, int seconds,
+                                      Duration timeout, List<String> lookups)
+            throws TransportException, CommandTimeoutException, InterruptedException {
         String in = String.join("\n", undo) + "\n" + BATCH_SEPARATOR + "\n" + String.join("\n", batch) + "\n";
-        Cmd cmd = Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token).withStdin(in).inSharedShell();
+        Cmd cmd = lookups.isEmpty() ? Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token)
+                : Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token, String.join("\n", lookups));
+        cmd = cmd.withStdin(in).inSharedShell();
         ExecResult r = ctx.connection().exec(cmd.withBecome(ctx.become() && !"root".equals(ctx.connection().user())), timeout);
         String out = r.stdout();
         int eol = out.indexOf('\n');
@@ -109,8 +122,61 @@ public final class CommitConfirm {
             throw new ModuleException("cannot arm the rollback (nothing was changed): "
                     + (r.stderr().isBlank() ? "unexpected output '" + out.strip() + "'" : r.stderr().strip()));
         }
+        StringBuilder rest = new StringBuilder(eol < 0 ? "" : out.substring(eol + 1));
+        String before = section(rest, "@@rocectl-flows-before@@");
+        String after = section(rest, "@@rocectl-flows-after@@");
         return new Applied(new Armed(Integer.parseInt(p[0]), p[1], seconds, token),
-                new ExecResult(r.exitCode(), out.substring(eol + 1), r.stderr(), r.millis()));
+                new ExecResult(r.exitCode(), rest.toString(), r.stderr(), r.millis()), before, after);
+    }
+
+    /** Takes the lines between a line {@code start} and the next line @@rocectl-flows-end@@ out of {@code out}; null when absent. */
+    private static String section(StringBuilder out, String start) {
+        String s = out.toString();
+        String open = start + "\n", close = "\n@@rocectl-flows-end@@\n";
+        int at = s.startsWith(open) ? 0 : s.indexOf("\n" + open);
+        if (at < 0) return null;
+        if (at > 0 || !s.startsWith(open)) at++; // past the newline that ends the line before
+        int from = at + open.length();
+        int end = s.indexOf(close, from - 1);
+        if (end < 0) return null;
+        out.delete(at, end + close.length());
+        return s.substring(from, Math.max(from, end));
+    }
+
+    /**
+     * Lines for {@code ip -j -batch} that ask how the host routes the SSH session's own flow, both
+     * ways: its answers (host to control node, with the session's addresses and TCP ports; control
+     * node to host, arriving on the management interface, which also runs the reverse-path
+     * check) before and after a change show whether the change touched that flow
+     * ({@link #sameFlowRouting}). Empty when the session is not known well enough to ask: no
+     * SSH_CONNECTION, not IPv4, no management interface, or a name {@code ip -batch} could read
+     * as more than one word. The values come from the host: they are checked here, never passed
+     * on as they came.
+     */
+    public static List<String> flowLookups(SshConnection ssh, String mgmtIf) {
+        if (ssh == null || mgmtIf == null || !mgmtIf.matches("[A-Za-z0-9_.@-]{1,15}") || mgmtIf.startsWith("-")) return List.of();
+        if (!Ipv4.isIpv4(ssh.clientIp()) || !Ipv4.isIpv4(ssh.serverIp())) return List.of();
+        if (!port(ssh.clientPort()) || !port(ssh.serverPort())) return List.of();
+        String c = Ipv4.fromLong(Ipv4.parse(ssh.clientIp())), h = Ipv4.fromLong(Ipv4.parse(ssh.serverIp()));
+        return List.of("route get " + c + " from " + h + " ipproto tcp sport " + ssh.serverPort() + " dport " + ssh.clientPort(),
+                "route get " + h + " from " + c + " iif " + mgmtIf + " ipproto tcp sport " + ssh.clientPort() + " dport "
+                        + ssh.serverPort());
+    }
+
+    private static boolean port(int p) {
+        return p >= 1 && p <= 65535;
+    }
+
+    /**
+     * Whether the change left the routing of the SSH session's flow as it was: every lookup of
+     * {@link #flowLookups} answered both before and after, with the same answers. The change
+     * only edits rules and routes, and the path worked before it (the command came over it):
+     * then it still works, for this flow both ways and for a new one alike, and no new connection
+     * is needed to show it ({@link #confirm} opens one whenever this is false).
+     */
+    public static boolean sameFlowRouting(Applied ap, int lookups) {
+        return lookups > 0 && ap.flowsBefore() != null && ap.flowsAfter() != null
+                && IpJson.sameRouting(ap.flowsBefore(), ap.flowsAfter(), lookups);
     }
 
     /** What a disarm printed. */

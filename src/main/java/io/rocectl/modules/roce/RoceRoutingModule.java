@@ -119,7 +119,7 @@ public final class RoceRoutingModule implements Module {
         }
         RoceHost after = null; // the host after the change, when the disarm brought the read with it
         if (!p.batch().isEmpty()) {
-            Outcome o = applyConfirmed(ctx, p, data, removal);
+            Outcome o = applyConfirmed(ctx, h, p, data, removal);
             if (o.error() != null) return ModuleResult.failed(o.error()).withData(data).withDiff(diff);
             after = o.after();
         }
@@ -168,10 +168,12 @@ public final class RoceRoutingModule implements Module {
 
     /**
      * Applies the batch under a commit-confirmed rollback. The arm and the batch go in one
-     * command; then a new connection proves the path; then, where the login user is root, the
-     * disarm, the table names and the re-read go in one command (else one each).
+     * command, with the lookups of the SSH session's flow before and after the change; then,
+     * unless those show the flow routed as before, a new connection proves the path; then, where
+     * the login user is root, the disarm, the table names and the re-read go in one command (else
+     * one each).
      */
-    private static Outcome applyConfirmed(TaskContext ctx, RoutingPlan p, Map<String, Object> data, boolean removal)
+    private static Outcome applyConfirmed(TaskContext ctx, RoceHost h, RoutingPlan p, Map<String, Object> data, boolean removal)
             throws TransportException, CommandTimeoutException, InterruptedException {
         boolean confirm = Values.toBool(ctx.args().get("confirm"), true, "confirm");
         int timeout = Values.toInt(ctx.args().get("confirm_timeout"), 30, "confirm_timeout");
@@ -181,10 +183,13 @@ public final class RoceRoutingModule implements Module {
             return Outcome.failed(fail(ctx, ctx.run(batch), p, null));
         }
         CommitConfirm.Applied ap;
+        List<String> lookups = ctx.connection().hasNetworkPath() ? CommitConfirm.flowLookups(h.snap().ssh(), h.sel().mgmtIf())
+                : List.of();
         String token = CommitConfirm.newToken();
         data.put("rollback_token", token);
         try {
-            ap = CommitConfirm.armAndApply(ctx, token, p.undo(), p.batch(), timeout, batchTimeout(ctx.commandTimeout(), timeout));
+            ap = CommitConfirm.armAndApply(ctx, token, p.undo(), p.batch(), timeout, batchTimeout(ctx.commandTimeout(), timeout),
+                    lookups);
         } catch (CommandTimeoutException | TransportException e) {
             // The change itself may have cut this very connection: its answer never comes back
             // (nothing runs unless the rollback is armed first, in the same command).
@@ -198,7 +203,14 @@ public final class RoceRoutingModule implements Module {
         data.put("rollback_pid", armed.pid());
         String err = fail(ctx, ap.batch(), p, armed);
         if (err != null) return Outcome.failed(err);
-        String why = CommitConfirm.confirm(ctx);
+        String why;
+        if (CommitConfirm.sameFlowRouting(ap, lookups.size())) {
+            data.put("path_check", "routing of the SSH session's flow unchanged, both ways");
+            why = null;
+        } else {
+            data.put("path_check", "new connection");
+            why = CommitConfirm.confirm(ctx);
+        }
         CommitConfirm.Disarm d = null;
         RoceHost after = null;
         if (why == null && "root".equals(ctx.connection().user())) {

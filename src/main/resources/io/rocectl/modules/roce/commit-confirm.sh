@@ -1,10 +1,15 @@
 # shellcheck shell=sh
 # Commit-confirmed rollback timers (CommitConfirm). $1 is the action:
-#   apply SECONDS TOKEN  arms the timer, then makes the change in the same command: stdin is the
+#   apply SECONDS TOKEN [LOOKUPS]
+#                        arms the timer, then makes the change in the same command: stdin is the
 #                        undo, a line @@rocectl-batch@@, then the batch for "ip -batch -"; prints
 #                        "PID MARKER" and exits as ip does (nothing runs when arming fails). The
 #                        sleeper's $0 is rocectl-rollback (for ps); stop() checks that its argv
-#                        holds the marker's path, which holds the run's token.
+#                        holds the marker's path, which holds the run's token. LOOKUPS (lines for
+#                        "ip -j -batch": the SSH session's flow, see CommitConfirm.flowLookups) are
+#                        run right before the change and, when it worked, right after it, each
+#                        answer between a line @@rocectl-flows-before@@ (or -after@@) and a line
+#                        @@rocectl-flows-end@@.
 #   disarm TOKEN MARKER [FILE TEXT]
 #                        prints disarmed (marker was there), fired (the rollback ran or runs),
 #                        gone (another run removed it); with FILE, once disarmed, writes TEXT to
@@ -79,7 +84,19 @@ apply)
   (unset ROCECTL_CMD; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
-  exec "$ipbin" -batch -
+  if [ -n "${3:-}" ]; then
+    echo @@rocectl-flows-before@@
+    printf '%s\n' "$3" | "$ipbin" -j -force -batch - 2>/dev/null || :
+    printf '\n%s\n' @@rocectl-flows-end@@
+  fi
+  rc=0
+  "$ipbin" -batch - || rc=$?
+  if [ -n "${3:-}" ] && [ "$rc" = 0 ]; then
+    echo @@rocectl-flows-after@@
+    printf '%s\n' "$3" | "$ipbin" -j -force -batch - 2>/dev/null || :
+    printf '\n%s\n' @@rocectl-flows-end@@
+  fi
+  exit "$rc"
   ;;
 disarm)
   case $1 in ''|*[!0-9a-f]*) echo "bad token '$1'" >&2; exit 2;; esac

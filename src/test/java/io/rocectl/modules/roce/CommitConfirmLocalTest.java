@@ -210,6 +210,32 @@ class CommitConfirmLocalTest {
     }
 
     /** A timer armed by the command that also applies an (empty) change, as roce_routing arms its own. */
+    @Test
+    void theSessionsFlowIsLookedUpRightBeforeAndAfterTheChangeInTheSameCommand() throws Exception {
+        assumeTrue(realIp() != null, "needs iproute2 for the lookups");
+        List<String> lookups = List.of("route get 127.0.0.1 from 127.0.0.1 ipproto tcp sport 22 dport 40000",
+                "route get 127.0.0.1 from 127.0.0.1 ipproto tcp sport 22 dport 40001");
+        CommitConfirm.Applied ap = CommitConfirm.armAndApply(ctx(null), CommitConfirm.newToken(), List.of("rule del pref 1005"),
+                List.of("rule add pref 1005 from 10.0.0.5 table 105"), 30, Duration.ofSeconds(10), lookups);
+        assertEquals(0, ap.batch().exitCode(), ap.batch().stderr());
+        assertEquals("", ap.batch().stdout(), "the lookups' answers are not the change's output");
+        assertTrue(ap.flowsBefore().contains("\"dst\":\"127.0.0.1\""), ap.flowsBefore());
+        assertTrue(CommitConfirm.sameFlowRouting(ap, 2), ap.flowsBefore() + " / " + ap.flowsAfter());
+        assertFalse(CommitConfirm.sameFlowRouting(ap, 3));
+        assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx(null), ap.armed()));
+
+        // a change that fails: no lookups after it, so no way around the new connection
+        Files.delete(batched);
+        Files.createDirectory(batched);
+        CommitConfirm.Applied failed = CommitConfirm.armAndApply(ctx(null), CommitConfirm.newToken(), List.of("rule del pref 1006"),
+                List.of("rule add pref 1006 from 10.0.0.6 table 106"), 30, Duration.ofSeconds(10), lookups);
+        assertTrue(failed.batch().exitCode() != 0, "the stand-in ip cannot append to a directory");
+        assertNotNull(failed.flowsBefore());
+        assertNull(failed.flowsAfter());
+        assertFalse(CommitConfirm.sameFlowRouting(failed, 2));
+        CommitConfirm.disarm(ctx(null), failed.armed());
+    }
+
     /** The session of a process: field 6 of /proc/PID/stat. */
     static long session(int pid) throws IOException {
         String st = Files.readString(Path.of("/proc/" + pid + "/stat"));
