@@ -51,6 +51,9 @@ public final class RemoteFile {
             if (path.isEmpty() || path.contains("\n") || path.contains("\t")) {
                 throw new IllegalArgumentException("path must be one line without tabs: '" + path + "'");
             }
+            if (linkTarget != null && (linkTarget.isEmpty() || linkTarget.contains("\n") || linkTarget.contains("\t"))) {
+                throw new IllegalArgumentException("link target must be one line without tabs: '" + linkTarget + "'");
+            }
         }
 
         public static Change write(String path, String content, String mode) {

@@ -1,12 +1,18 @@
 # shellcheck shell=sh
 # Commits staged changes of RemoteFile.replaceAll, all or nothing: triples KIND PATH TEMP
-# (KIND put or del, TEMP "-" for del). Keeps a copy of each replaced file until all are in
-# place; on the first failure puts every file back as it was and removes the temporaries.
+# (KIND put or del, TEMP "-" for del; or "ln PATH TARGET": a new link made at PATH, which fails
+# when something is there by now). Keeps a copy of each replaced file until all are in place; on
+# the first failure puts every file back as it was and removes the temporaries.
 tab='	'; nl='
 '; done_=; temps=; fail=
 i=0
 while [ $# -ge 3 ]; do
   k=$1; p=$2; t=$3; shift 3; i=$((i + 1)); b=
+  if [ "$k" = ln ]; then
+    [ -z "$fail" ] || continue
+    if ln -s -- "$t" "$p"; then done_="${done_}put$tab$p$tab$nl"; else fail="cannot make the link $p"; fi
+    continue
+  fi
   [ "$t" = - ] || temps="$temps$t$nl"
   [ -z "$fail" ] || continue
   if [ -e "$p" ] || [ -L "$p" ]; then

@@ -4,10 +4,11 @@
 # quadruples KIND PATH ARG LENGTH:
 #   put PATH MODE LENGTH   LENGTH bytes of content follow on stdin, in argument order
 #   text PATH MODE CONTENT the content itself (text without NUL), written by printf: no process
-#   link PATH TARGET -     a symbolic link to TARGET
+#   link PATH TARGET -     a symbolic link to TARGET (one line without tabs)
 #   del PATH - -           PATH is removed
 # Each put's bytes are read with dd, exactly LENGTH of them and nothing past them, into a
-# temporary file beside PATH; a link is made beside PATH by ln -s, which takes only a free name.
+# temporary file beside PATH; a link is made beside PATH by ln -s, which takes only a free name,
+# or, when nothing is at PATH, by the commit at PATH itself (the triple "ln PATH TARGET").
 # The first failure removes every temporary and exits 1: no file changed. (Paths are one line
 # without tabs: RemoteFile.Change checks it.)
 # temp_beside (remote-file-temp.sh) comes before this text; it sets t and tb_chmod.
@@ -40,6 +41,12 @@ while [ $# -ge 4 ]; do
     case $p in */*) ld=${p%/*};; *) ld=.;; esac
     [ -n "$ld" ] || ld=/
     fail="cannot make the link $p"
+    if [ ! -e "$p" ] && [ ! -h "$p" ] && { [ -d "$ld" ] || mkdir -p -- "$ld"; }; then
+      # nothing at PATH: the commit makes the link there itself (ln -s takes only a free name), so
+      # it needs no temporary and no rename
+      plan="${plan}ln$tab$p$tab$a$nl"
+      continue
+    fi
     if [ -d "$ld" ] || mkdir -p -- "$ld"; then
       for _ in 1 2 3 4 5; do # a name someone else holds: the next one
         tb_n=$((${tb_n:-0} + 1)); t="$p.rocectl.$$.$tb_n"

@@ -194,4 +194,47 @@ class RemoteFileReplaceTest {
         assertEquals("keep me", Files.readString(victim));
         assertEquals(8, leftovers().stream().filter(p -> p.getParent().equals(sticky)).count(), "only the links planted");
     }
+    /**
+     * A link where nothing is yet is made at its path by the commit (one ln, no temporary and no
+     * rename); one that replaces something still goes beside it and is renamed over it; and a
+     * commit that fails after a new link was made takes the link away again.
+     */
+    @Test
+    void aNewLinkIsMadeInPlaceAndGoesAgainWhenTheCommitFails() throws Exception {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path log = tmp.resolve("calls");
+        Path ln = bin.resolve("ln"), mv = bin.resolve("mv");
+        Files.writeString(ln, "#!/bin/sh\necho \"ln $*\" >> '" + log + "'\nexec /bin/ln \"$@\"\n");
+        Files.writeString(mv, "#!/bin/sh\necho \"mv $*\" >> '" + log + "'\n"
+                + "case $4 in *fail-me) exit 1;; esac\nexec /bin/mv \"$@\"\n");
+        for (Path p : List.of(ln, mv)) Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+        TaskContext c = new TaskContext("local", new LocalConnection("local", List.of("env", "PATH=" + bin + ":" + System.getenv("PATH"))),
+                Map.of(), Map.of(), false, false, false, Duration.ofSeconds(60), null);
+        Path link = tmp.resolve("wants/unit.service");
+        RemoteFile.replaceAll(c, List.of(RemoteFile.Change.write(tmp.resolve("unit.service").toString(), "[Unit]\n", "0644"),
+                RemoteFile.Change.link(link.toString(), "/etc/x/unit.service")));
+        assertEquals("/etc/x/unit.service", Files.readSymbolicLink(link).toString());
+        List<String> calls = Files.readAllLines(log);
+        assertEquals(List.of("ln -s -- /etc/x/unit.service " + link), calls.stream().filter(l -> l.startsWith("ln")).toList(),
+                "made at its path, once: " + calls);
+        assertTrue(calls.stream().noneMatch(l -> l.startsWith("mv") && l.endsWith(" " + link)), "no rename of the link: " + calls);
+
+        // something is there already: beside it, then renamed over it
+        Files.delete(log);
+        RemoteFile.replaceAll(c, List.of(RemoteFile.Change.link(link.toString(), "/etc/y/unit.service")));
+        assertEquals("/etc/y/unit.service", Files.readSymbolicLink(link).toString());
+        assertTrue(Files.readAllLines(log).stream().anyMatch(l -> l.startsWith("mv -f -- " + link + ".rocectl.")), Files.readAllLines(log).toString());
+
+        // a new link, then a rename that fails: all or nothing, the link goes again
+        Path fresh = tmp.resolve("wants/other.service");
+        Files.writeString(tmp.resolve("fail-me"), "old");
+        ModuleException e = assertThrows(ModuleException.class, () -> RemoteFile.replaceAll(c, List.of(
+                RemoteFile.Change.link(fresh.toString(), "/etc/x/other.service"),
+                RemoteFile.Change.write(tmp.resolve("fail-me").toString(), "new", "0644"))));
+        assertTrue(e.getMessage().contains("every file is back as it was"), e.getMessage());
+        assertFalse(Files.exists(fresh, java.nio.file.LinkOption.NOFOLLOW_LINKS), "the link made by this commit is gone");
+        assertEquals("old", Files.readString(tmp.resolve("fail-me")));
+        assertEquals(List.of(), leftovers().stream().filter(p -> !p.startsWith(bin)).toList());
+        assertThrows(IllegalArgumentException.class, () -> RemoteFile.Change.link(fresh.toString(), "a\tb"));
+    }
 }
