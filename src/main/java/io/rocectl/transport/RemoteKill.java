@@ -57,4 +57,13 @@ public final class RemoteKill {
     public static Cmd kill(String token, boolean become) {
         return Cmd.script(KILL, token).withBecome(become);
     }
+
+    /**
+     * The command that kills every process of a tagged command run by a shared shell, and that
+     * shell and its subshells ({@code ROCECTL_SHELL=shellToken} in their environment).
+     */
+    public static Cmd kill(String token, String shellToken) {
+        assignment(shellToken);
+        return Cmd.script(KILL, token, shellToken);
+    }
 }

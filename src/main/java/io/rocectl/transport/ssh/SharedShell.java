@@ -13,24 +13,32 @@ import java.io.OutputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One long-lived {@code sh} on a host, on one SSH channel, that starts the commands it is sent one
- * after another: each is still its own {@code sh -c SCRIPT} (or program) with its own kill tag,
- * but it costs no SSH channel, no sshd session process and no login shell of its own. The shell
- * reads its program from the channel; after each command it prints a line with a random mark and
- * the exit status on stdout, and the mark on stderr, which end that command's output.
+ * One long-lived {@code sh} on a host, on one SSH channel, that runs the commands it is sent one
+ * after another, each in a subshell of its own with its own kill tag: a program is started from
+ * there ({@code exec}), a script ({@code Cmd.script}) runs in the subshell itself ({@code set --}
+ * its arguments, then {@code eval} its text, as {@code sh -c} would, without starting another
+ * {@code sh}). It costs no SSH channel, no sshd session process and no login shell of its own. The
+ * shell reads its program from the channel; after each command it prints a line with a random
+ * mark and the exit status on stdout, and the mark on stderr, which end that command's output.
  *
  * <p>Only for {@link Cmd#shared()} commands without sudo whose stdin is empty (then
  * {@code /dev/null}) or UTF-8 text without NUL ending in a newline (then a here-document). A
- * command that times out is killed by its tag like any other, and the shell is dropped.
+ * command that times out is killed by its tag like any other, and the shell is dropped: the
+ * shell and its subshells carry a tag of their own ({@link #SHELL_VAR}, set when it starts, so a
+ * subshell, a copy of the shell, has it too), and the kill takes that one as well, so a script
+ * stops where it was instead of going on with its next line.
  */
 final class SharedShell {
     private static final String MARK = "@@rocectl-done@@";
+    /** The shared shell's own kill tag, in its environment and so in every subshell's. */
+    static final String SHELL_VAR = "ROCECTL_SHELL";
 
     private final Session session;
     private final Session.Command proc;
@@ -38,10 +46,13 @@ final class SharedShell {
     private final InputStream out;
     private final InputStream err;
     private volatile boolean broken;
+    /** The value of {@link #SHELL_VAR} in this shell's environment. */
+    final String token;
 
-    private SharedShell(Session session, Session.Command proc) {
+    private SharedShell(Session session, Session.Command proc, String token) {
         this.session = session;
         this.proc = proc;
+        this.token = token;
         this.in = proc.getOutputStream();
         this.out = proc.getInputStream();
         this.err = proc.getErrorStream();
@@ -49,7 +60,8 @@ final class SharedShell {
 
     /** A new shell on a new channel of {@code session}'s connection. */
     static SharedShell start(Session session) throws IOException {
-        SharedShell sh = new SharedShell(session, session.exec("exec sh"));
+        String token = RemoteKill.newToken();
+        SharedShell sh = new SharedShell(session, session.exec(SHELL_VAR + "=" + token + "; export " + SHELL_VAR + "; exec sh"), token);
         // the commands' stderr is the channel's (fd 3 for the shell itself); the shell's own goes
         // nowhere, so that its notes ("Terminated" for a command a signal ended) are not a command's
         sh.in.write("exec 3>&2 2>/dev/null\n".getBytes(StandardCharsets.US_ASCII));
@@ -71,12 +83,22 @@ final class SharedShell {
      * and not UTF-8 text without NUL ending in a newline, or holding the end line.
      */
     static String program(Cmd cmd, String token, String mark) {
-        // a subshell that becomes the command: what the shell notes about it (a signal that ended
-        // it) goes to the shell's own stderr, not the command's
+        // a subshell for the command: what the shell notes about it (a signal that ended it) goes
+        // to the shell's own stderr, not the command's
         StringBuilder p = new StringBuilder("(");
-        if (token != null) p.append(RemoteKill.assignment(token)).append(' ');
-        p.append("exec ").append(ShellQuote.join(cmd.argv()));
-        p.append(" 2>&3 3>&-)");
+        List<String> argv = cmd.argv();
+        if (argv.size() >= 4 && argv.get(0).equals("sh") && argv.get(1).equals("-c") && argv.get(3).equals("sh")) {
+            // a script: run by the subshell itself, as sh -c SCRIPT sh ARGS would run it
+            if (token != null) p.append(RemoteKill.assignment(token)).append("; export ").append(RemoteKill.VAR).append("; ");
+            p.append("set --");
+            for (String a : argv.subList(4, argv.size())) p.append(' ').append(ShellQuote.quote(a));
+            p.append("; exec 2>&3 3>&-; eval ").append(ShellQuote.quote(argv.get(2))).append(')');
+        } else {
+            // a program: the subshell becomes it
+            if (token != null) p.append(RemoteKill.assignment(token)).append(' ');
+            p.append("exec ").append(ShellQuote.join(argv));
+            p.append(" 2>&3 3>&-)");
+        }
         if (cmd.stdin() == null || cmd.stdin().length == 0) {
             p.append(" </dev/null\n");
         } else {

@@ -161,8 +161,9 @@ final class SshConnection implements Connection {
             }
             return shell.run(program, mark, timeout == null ? Long.MAX_VALUE / 4 : timeout.toMillis(), PUMPS);
         } catch (TimeoutException te) {
-            // the command's processes first (by their tag), then the shell that started them
-            killRemote(token, false);
+            // the command's processes (by their tag) and the shell that started them with its
+            // subshells (by the shell's): a script run by a subshell stops where it was
+            killRemote(RemoteKill.kill(token, shell.token));
             dropShell();
             throw new CommandTimeoutException(host + ": command timed out after " + timeout.toSeconds() + " s: "
                     + abbreviate(cmd.commandLine()));
@@ -208,7 +209,12 @@ final class SshConnection implements Connection {
      * {@link #KILL_WAIT_MS} (a stalled peer may not answer at all: then it goes on in the background).
      */
     private void killRemote(String token, boolean become) throws InterruptedException {
-        Future<?> k = PUMPS.submit(() -> exec(RemoteKill.kill(token, become), Duration.ofSeconds(10), false));
+        killRemote(RemoteKill.kill(token, become));
+    }
+
+    /** Runs {@code kill} (a {@link RemoteKill} command) as {@link #killRemote(String, boolean)} does. */
+    private void killRemote(Cmd kill) throws InterruptedException {
+        Future<?> k = PUMPS.submit(() -> exec(kill, Duration.ofSeconds(10), false));
         try {
             k.get(KILL_WAIT_MS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException | java.util.concurrent.ExecutionException ignored) {

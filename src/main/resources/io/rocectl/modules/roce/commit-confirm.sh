@@ -77,11 +77,12 @@ apply)
   if [ -z "${SSH_CONNECTION:-}" ] || [ -n "${SUDO_COMMAND:-}" ] || (: </dev/tty) 2>/dev/null; then
     command -v setsid >/dev/null 2>&1 && s=setsid
   fi
-  # The sleeper does not carry this command's kill tag (RemoteKill's ROCECTL_CMD): when the change
-  # times out, its processes are killed by that tag, and the timer must live on to undo the change.
+  # The sleeper carries neither this command's kill tag (RemoteKill's ROCECTL_CMD) nor the shared
+  # shell's (ROCECTL_SHELL): when the change times out, its processes and that shell are killed by
+  # them, and the timer must live on to undo the change.
   # It ignores SIGHUP, and so do the programs it starts.
   # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
-  (unset ROCECTL_CMD; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
+  (unset ROCECTL_CMD ROCECTL_SHELL; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
   if [ -n "${3:-}" ]; then

@@ -51,7 +51,8 @@ class SharedShellTest {
                 Cmd.script("printf '%s|' \"$@\"", "a b", "it's", "$HOME", "", "@@rocectl-done@@0 0"),
                 Cmd.script("cat; echo \"[$(wc -l)]\"").withStdin("line one\n@@rocectl-done@@x-in\n\nlast\n"),
                 Cmd.script("if read -r x; then echo \"read $x\"; else echo eof; fi"),
-                Cmd.script("echo \"tag=${ROCECTL_CMD:+set}\"; kill -TERM $$"),
+                // the script's own process (a subshell's $$ is its shell's: a child's $PPID is the subshell)
+                Cmd.script("echo \"tag=${ROCECTL_CMD:+set}\"; kill -TERM \"$(exec sh -c 'echo $PPID')\""),
                 Cmd.script("head -c 100000 /dev/zero | tr '\\0' x; printf '\\n%s\\n' done >&2"));
         for (Cmd cmd : cmds) {
             ExecResult alone = c.exec(cmd, T);
@@ -95,6 +96,29 @@ class SharedShellTest {
         }
     }
 
+    /**
+     * A script runs in a subshell of the shared shell: when it times out, the kill takes that
+     * subshell too (by the shell's own tag), so the script does not go on with its next line once
+     * the program it waited for is killed.
+     */
+    @Test
+    void aScriptThatTimesOutStopsWhereItWas() throws Exception {
+        try (MinaHosts hosts = new MinaHosts(tmp, 1)) {
+            try (Connection c = connect(hosts.port(0), hosts.key(), hosts.knownHosts())) {
+                Path started = tmp.resolve("started"), after = tmp.resolve("after");
+                assertThrows(CommandTimeoutException.class, () -> c.exec(Cmd.script("echo $$ > \"$1\"; sleep 60; echo late > \"$2\"",
+                        started.toString(), after.toString()).inSharedShell(), Duration.ofSeconds(1)));
+                assertTrue(Files.exists(started));
+                Thread.sleep(1500);
+                assertFalse(Files.exists(after), "the script's next line never ran");
+                long shellPid = Long.parseLong(Files.readString(started).strip());
+                for (int i = 0; i < 50 && io.rocectl.testing.Proc.running(shellPid); i++) Thread.sleep(100);
+                assertFalse(io.rocectl.testing.Proc.running(shellPid), "the shared shell is gone too");
+                assertEquals("next\n", c.exec(Cmd.script("echo next").inSharedShell(), T).stdout(), "a new shell takes over");
+            }
+        }
+    }
+
     @Test
     void whileOneCommandHoldsTheShellAnotherTakesAChannel() throws Exception {
         try (MinaHosts hosts = new MinaHosts(tmp, 1)) {
@@ -131,8 +155,11 @@ class SharedShellTest {
     void theProgramQuotesAndEndsEveryCommand() {
         String p = SharedShell.program(Cmd.script("echo \"$1\"", "it's").withStdin("a\n".getBytes(StandardCharsets.UTF_8)),
                 "00ff", "@@M");
-        assertEquals("(ROCECTL_CMD=00ff exec sh -c 'echo \"$1\"' sh 'it'\"'\"'s' 2>&3 3>&-) <<'@@M-in'\na\n@@M-in\n"
-                + "printf '\\n%s %s\\n' '@@M' \"$?\"; printf '\\n%s\\n' '@@M' >&3\n", p);
+        assertEquals("(ROCECTL_CMD=00ff; export ROCECTL_CMD; set -- 'it'\"'\"'s'; exec 2>&3 3>&-; eval 'echo \"$1\"') <<'@@M-in'\na\n@@M-in\n"
+                + "printf '\\n%s %s\\n' '@@M' \"$?\"; printf '\\n%s\\n' '@@M' >&3\n", p, "a script runs in the subshell itself");
+        assertEquals("(ROCECTL_CMD=00ff exec ip -j addr 2>&3 3>&-) </dev/null\n"
+                + "printf '\\n%s %s\\n' '@@M' \"$?\"; printf '\\n%s\\n' '@@M' >&3\n",
+                SharedShell.program(Cmd.of("ip", "-j", "addr"), "00ff", "@@M"), "a program: the subshell becomes it");
         assertEquals(null, SharedShell.program(Cmd.of("cat").withStdin("x\n@@M-in\ny\n"), null, "@@M"), "stdin holding the end line");
     }
 }
