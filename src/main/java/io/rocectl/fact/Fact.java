@@ -21,4 +21,19 @@ public record Fact<T>(String name, String shell, Function<String, T> parser, Str
     public T parse(String out) {
         return parser.apply(out == null ? "" : out);
     }
+
+    /**
+     * A fact is a constant, equal only to itself: lists of facts are searched on every read, and
+     * a record's own equals (every component, the shell text included) costs a bootstrap the
+     * first time and a string comparison each time.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(this);
+    }
 }
