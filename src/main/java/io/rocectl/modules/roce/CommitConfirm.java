@@ -21,10 +21,12 @@ import java.util.List;
 /**
  * Commit-confirmed changes: before a risky change, arm a rollback on the host (a detached
  * {@code sh}, ignoring SIGHUP, in a session of its own where a terminal or sudo could signal its
- * process group (the command of an SSH session without a terminal already has one), that sleeps N seconds, then takes the saved undo file, the marker,
- * by an atomic rename and runs it with {@code ip -force -batch}); after the change, prove the
- * control path still works by opening a NEW connection; only then disarm (remove the marker, kill
- * the sleeper by its PID). Whoever moves the marker first wins, so "disarmed" and "rolled back"
+ * process group (the command of an SSH session without a terminal already has one), that sleeps N
+ * seconds, then takes the saved undo file, the marker, by an atomic rename and runs it with
+ * {@code ip -force -batch}); after the change, prove the control path still works: the host routes
+ * the SSH session's flow both ways as before the change ({@link #sameFlowRouting}), or else a NEW
+ * connection gets the SSH greeting; only then disarm (remove the marker, kill the sleeper by its
+ * PID). Whoever moves the marker first wins, so "disarmed" and "rolled back"
  * can never both happen.
  * If the change cut the path, nobody disarms and the host undoes the change by itself.
  * <p>A timer belongs to the run that armed it: its marker is {@code rollback.TOKEN} (a random
@@ -133,9 +135,12 @@ public final class CommitConfirm {
     private static String section(StringBuilder out, String start) {
         String s = out.toString();
         String open = start + "\n", close = "\n@@rocectl-flows-end@@\n";
-        int at = s.startsWith(open) ? 0 : s.indexOf("\n" + open);
-        if (at < 0) return null;
-        if (at > 0 || !s.startsWith(open)) at++; // past the newline that ends the line before
+        int at = 0;
+        if (!s.startsWith(open)) {
+            int nl = s.indexOf("\n" + open);
+            if (nl < 0) return null;
+            at = nl + 1;
+        }
         int from = at + open.length();
         int end = s.indexOf(close, from - 1);
         if (end < 0) return null;
@@ -171,8 +176,10 @@ public final class CommitConfirm {
      * Whether the change left the routing of the SSH session's flow as it was: every lookup of
      * {@link #flowLookups} answered both before and after, with the same answers. The change
      * only edits rules and routes, and the path worked before it (the command came over it):
-     * then it still works, for this flow both ways and for a new one alike, and no new connection
-     * is needed to show it ({@link #confirm} opens one whenever this is false).
+     * then it still works for this flow, both ways, and for a new connection the same rules
+     * route alike (one from another source port differs only on a host with rules that select
+     * by port), so no new connection is needed to show it ({@link #confirm} opens one whenever
+     * this is false).
      */
     public static boolean sameFlowRouting(Applied ap, int lookups) {
         return lookups > 0 && ap.flowsBefore() != null && ap.flowsAfter() != null

@@ -21,21 +21,23 @@ import java.security.spec.KeySpec;
 final class EcdsaAlias {
     private EcdsaAlias() {}
 
+    /**
+     * Adds the alias once, after every provider installed (so one that has its own "ECDSA", such
+     * as BouncyCastle, still comes first). No look-up first: asking the JCA for a name nobody
+     * offers walks every provider's services, tens of milliseconds at start-up.
+     */
     static synchronized void install() {
-        try {
-            KeyFactory.getInstance("ECDSA");
-            return; // some provider (e.g. BouncyCastle) already has it
-        } catch (NoSuchAlgorithmException e) {
-            Security.addProvider(new AliasProvider());
-        }
+        if (Security.getProvider(AliasProvider.NAME) == null) Security.addProvider(new AliasProvider());
     }
 
     /** The provider: one service, KeyFactory.ECDSA. */
     static final class AliasProvider extends Provider {
         private static final long serialVersionUID = 1L;
 
+        static final String NAME = "RocectlEcdsaAlias";
+
         AliasProvider() {
-            super("RocectlEcdsaAlias", "1.0", "KeyFactory.ECDSA backed by the JDK's EC key factory");
+            super(NAME, "1.0", "KeyFactory.ECDSA backed by the JDK's EC key factory");
             put("KeyFactory.ECDSA", Spi.class.getName());
         }
     }
