@@ -32,12 +32,9 @@ class FlowLookupsTest {
         // the values come from the host (SSH_CONNECTION, interface names): data, never ip's words
         for (SshConnection bad : new SshConnection[] {null, new SshConnection("::1", 5, "::1", 22),
                 new SshConnection("10.0.0.1 dev x", 5, "10.0.0.2", 22), new SshConnection("10.0.0.1", 0, "10.0.0.2", 22),
-                new SshConnection("10.0.0.1", 5, "10.0.0.2", 70000), new SshConnection("10.0.0.1\nrule flush", 5, "10.0.0.2", 22),
-                new SshConnection("010.0.0.1", 5, "10.0.0.2", 22)}) {
-            List<String> l = CommitConfirm.flowLookups(bad, "mgmt0");
-            assertTrue(l.isEmpty() || l.stream().noneMatch(x -> x.contains("\n") || x.contains("dev x")), String.valueOf(bad));
+                new SshConnection("10.0.0.1", 5, "10.0.0.2", 70000), new SshConnection("10.0.0.1\nrule flush", 5, "10.0.0.2", 22)}) {
+            assertEquals(List.of(), CommitConfirm.flowLookups(bad, "mgmt0"), String.valueOf(bad));
         }
-        assertEquals(List.of(), CommitConfirm.flowLookups(new SshConnection("::1", 5, "::1", 22), "mgmt0"));
         for (String dev : new String[] {null, "", "a b", "-x", "eth0\nrule", "x\"y", "sixteen-chars-xx"}) {
             assertEquals(List.of(), CommitConfirm.flowLookups(SSH, dev), String.valueOf(dev));
         }
