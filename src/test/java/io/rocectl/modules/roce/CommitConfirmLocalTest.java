@@ -237,7 +237,13 @@ class CommitConfirmLocalTest {
     }
 
     /** The session of a process: field 6 of /proc/PID/stat. */
-    static long session(int pid) throws IOException {
+    static long session(int pid) throws Exception {
+        // once the sleeper runs its own sh (after setsid, when it takes one): its argv names it
+        for (int i = 0; i < 100; i++) {
+            String cmd = Files.readString(Path.of("/proc/" + pid + "/cmdline"));
+            if (cmd.contains("rocectl-rollback")) break;
+            Thread.sleep(20);
+        }
         String st = Files.readString(Path.of("/proc/" + pid + "/stat"));
         return Long.parseLong(st.substring(st.lastIndexOf(')') + 2).split(" ")[3]);
     }
