@@ -4,7 +4,7 @@
 # when something is there by now). Keeps a copy of each replaced file until all are in place; on
 # the first failure puts every file back as it was and removes the temporaries.
 tab='	'; nl='
-'; done_=; temps=; fail=
+'; done_=; temps=; fail=; olds=
 i=0
 while [ $# -ge 3 ]; do
   k=$1; p=$2; t=$3; shift 3; i=$((i + 1)); b=
@@ -26,6 +26,7 @@ while [ $# -ge 3 ]; do
     if ! mv -f -- "$t" "$p"; then [ -z "$b" ] || rm -f -- "$b"; fail="cannot replace $p"; continue; fi
   fi
   done_="$done_$k$tab$p$tab$b$nl"
+  [ -z "$b" ] || olds="$olds$b$nl"
 done
 if [ -n "$fail" ]; then
   printf '%s' "$done_" | while IFS="$tab" read -r k p b; do
@@ -35,4 +36,11 @@ if [ -n "$fail" ]; then
   echo "$fail: every file is back as it was" >&2
   exit 1
 fi
-printf '%s' "$done_" | while IFS="$tab" read -r k p b; do [ -z "$b" ] || rm -f -- "$b"; done
+# the copies kept of the files replaced, with one rm (names are one line each: no globbing, split
+# at newlines only)
+if [ -n "$olds" ]; then
+  set -f; ifs=$IFS; IFS=$nl
+  # shellcheck disable=SC2086 # split on purpose
+  rm -f -- $olds
+  IFS=$ifs; set +f
+fi

@@ -13,10 +13,10 @@
 # without tabs: RemoteFile.Change checks it.)
 # temp_beside (remote-file-temp.sh) comes before this text; it sets t and tb_chmod.
 # shellcheck disable=SC2154
-tab='	'; nl='
+nl='
 '
 LC_ALL=C; export LC_ALL
-plan=; temps=
+temps=
 drop_temps() { printf '%s' "$temps" | while IFS= read -r x; do rm -f -- "$x"; done; }
 copy() { # $1 length, $2 file (empty): exactly $1 bytes of stdin into $2, as dd reports ("N+0 records in")
   big=$(($1 / 65536)) rest=$(($1 % 65536))
@@ -30,10 +30,16 @@ copy() { # $1 length, $2 file (empty): exactly $1 bytes of stdin into $2, as dd 
   fi
   return 0
 }
-while [ $# -ge 4 ]; do
+# Each quadruple is taken off the front of "$@" and its triple put at the end, so that "$@" holds
+# just the triples once every quadruple is done (no list to read back: the shell's read takes one
+# byte per system call).
+[ $(($# % 4)) = 0 ] || { echo "remote-file-stage-all: arguments come in fours, got $#" >&2; exit 2; }
+q=$(($# / 4))
+while [ "$q" -gt 0 ]; do
+  q=$((q - 1))
   k=$1 p=$2 a=$3 n=$4
   shift 4
-  if [ "$k" = del ]; then plan="${plan}del$tab$p$tab-$nl"; continue; fi
+  if [ "$k" = del ]; then set -- "$@" del "$p" -; continue; fi
   fail='' t=''
   if [ -d "$p" ] && [ ! -L "$p" ]; then fail="$p is a directory"
   elif [ "$k" = link ]; then
@@ -44,7 +50,7 @@ while [ $# -ge 4 ]; do
     if [ ! -e "$p" ] && [ ! -h "$p" ] && { [ -d "$ld" ] || mkdir -p -- "$ld"; }; then
       # nothing at PATH: the commit makes the link there itself (ln -s takes only a free name), so
       # it needs no temporary and no rename
-      plan="${plan}ln$tab$p$tab$a$nl"
+      set -- "$@" ln "$p" "$a"
       continue
     fi
     if [ -d "$ld" ] || mkdir -p -- "$ld"; then
@@ -64,11 +70,5 @@ while [ $# -ge 4 ]; do
     fi
   fi
   if [ -n "$fail" ]; then drop_temps; echo "$fail; no file changed" >&2; exit 1; fi
-  plan="${plan}put$tab$p$tab$t$nl"
+  set -- "$@" put "$p" "$t"
 done
-set --
-while IFS="$tab" read -r k p t; do
-  [ -n "$k" ] && set -- "$@" "$k" "$p" "$t"
-done <<PLAN
-$plan
-PLAN

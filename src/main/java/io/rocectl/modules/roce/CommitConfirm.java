@@ -91,9 +91,6 @@ public final class CommitConfirm {
         return HexFormat.of().formatHex(b);
     }
 
-    /** The line of {@code apply}'s stdin between the undo and the batch. */
-    static final String BATCH_SEPARATOR = "@@rocectl-batch@@";
-
     /**
      * Arms the rollback with {@code token} (see {@link #newToken}) and applies {@code batch} with
      * {@code ip -batch -} in ONE command (see the script's {@code apply}). Returns the timer when it was armed (else null: nothing ran)
@@ -112,9 +109,10 @@ public final class CommitConfirm {
     public static Applied armAndApply(TaskContext ctx, String token, List<String> undo, List<String> batch, int seconds,
                                       Duration timeout, List<String> lookups)
             throws TransportException, CommandTimeoutException, InterruptedException {
-        String in = String.join("\n", undo) + "\n" + BATCH_SEPARATOR + "\n" + String.join("\n", batch) + "\n";
-        Cmd cmd = lookups.isEmpty() ? Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token)
-                : Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token, String.join("\n", lookups));
+        String in = String.join("\n", batch) + "\n";
+        String undoText = String.join("\n", undo);
+        Cmd cmd = lookups.isEmpty() ? Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token, undoText)
+                : Cmd.script(SCRIPT, "apply", String.valueOf(seconds), token, undoText, String.join("\n", lookups));
         cmd = cmd.withStdin(in).inSharedShell();
         ExecResult r = ctx.connection().exec(cmd.withBecome(ctx.become() && !"root".equals(ctx.connection().user())), timeout);
         String out = r.stdout();

@@ -17,7 +17,6 @@ import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ShellResource;
 import io.rocectl.transport.TransportException;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +58,7 @@ public final class RoceArpModule implements Module {
         return v == null || v.toString().isBlank() ? null : Values.toInt(v, 0, arg);
     }
 
-    /** The change: the file ($1, content $2, or nothing), the live values on stdin, the flush of $3... (see the resource). */
+    /** The change: the file ($1, content $2, or nothing), the live values in $3, the flush of $4... (see the resource). */
     static final String APPLY = io.rocectl.module.RemoteFile.TEMP + "\n" + ShellResource.text(RoceArpModule.class, "arp-apply.sh");
 
     /**
@@ -104,18 +103,19 @@ public final class RoceArpModule implements Module {
         List<String> flushed = flush ? p.flush() : List.of();
         if ("root".equals(ctx.connection().user())) {
             // the file, the live values, the flush and the read after them in one command
-            List<String> args = new ArrayList<>(List.of(p.fileChange() ? file : "", p.fileChange() ? p.fileContent() : ""));
+            List<String> args = new ArrayList<>(List.of(p.fileChange() ? file : "", p.fileChange() ? p.fileContent() : "",
+                    in.toString()));
             args.addAll(flushed);
             HostNics.After a = HostNics.readAfter(ctx.connection(), ctx.commandTimeout(), n -> RoceHost.setting(ctx, n),
-                    ctx.vars(), new HostNics.Before(APPLY, args, in.toString().getBytes(StandardCharsets.UTF_8)));
+                    ctx.vars(), new HostNics.Before(APPLY, args, null));
             if (!a.before().ok()) {
                 throw new ModuleException("command failed (rc=" + a.before().exitCode() + "): sh: " + a.before().stderr().strip());
             }
         } else {
             if (p.fileChange()) RemoteFile.writeAtomic(ctx, file, p.fileContent(), "0644");
-            List<String> args = new ArrayList<>(List.of("", ""));
+            List<String> args = new ArrayList<>(List.of("", "", in.toString()));
             args.addAll(flushed);
-            if (!p.live().isEmpty()) ctx.runOk(Cmd.script(APPLY, args).withStdin(in.toString()));
+            if (!p.live().isEmpty()) ctx.runOk(Cmd.script(APPLY, args));
         }
         return ModuleResult.changed("set " + p.live().size() + " live value(s)" + (p.fileChange() ? ", wrote " + file : "")
                 + (flush ? ", flushed neighbours of " + String.join(",", p.flush()) : "")).withData(data).withDiff(diff);

@@ -1,11 +1,12 @@
 # shellcheck shell=sh
 # Commit-confirmed rollback timers (CommitConfirm). $1 is the action:
-#   apply SECONDS TOKEN [LOOKUPS]
-#                        arms the timer, then makes the change in the same command: stdin is the
-#                        undo, a line @@rocectl-batch@@, then the batch for "ip -batch -"; prints
-#                        "PID MARKER" and exits as ip does (nothing runs when arming fails). The
-#                        sleeper's $0 is rocectl-rollback (for ps); stop() checks that its argv
-#                        holds the marker's path, which holds the run's token. LOOKUPS (lines for
+#   apply SECONDS TOKEN UNDO [LOOKUPS]
+#                        arms the timer (UNDO, lines for "ip -force -batch", is the marker's
+#                        content), then makes the change in the same command: stdin is the batch
+#                        for "ip -batch -"; prints "PID MARKER" and exits as ip does (nothing runs
+#                        when arming fails). The sleeper's $0 is rocectl-rollback (for ps);
+#                        kill_sleeper() checks that its argv holds the marker's path, which holds
+#                        the run's token. LOOKUPS (lines for
 #                        "ip -j -batch": the SSH session's flow, see CommitConfirm.flowLookups) are
 #                        run right before the change and, when it worked, right after it, each
 #                        answer between a line @@rocectl-flows-before@@ (or -after@@) and a line
@@ -23,20 +24,24 @@
 # this text (the disarm's write).
 # shellcheck disable=SC2154 # t and tb_chmod are set by temp_beside
 
-# Kills the sleeper of marker $1 by the PID it recorded, if that PID still is the sleeper.
-# (The marker's path holds the run's random token: only that sleeper has it in its argv.)
-stop() {
-  p=; read -r p < "$1.pid" 2>/dev/null || :
-  case $p in ''|*[!0-9]*) rm -f -- "$1.pid"; return 0;; esac
+# Kills the sleeper of marker $1, PID $2 (as the timer recorded it in $1.pid), if that PID still
+# is the sleeper. (The marker's path holds the run's random token: only that sleeper has it in its
+# argv.)
+kill_sleeper() {
+  case $2 in ''|*[!0-9]*) return 0;; esac
   # its argv, read by the shell (which drops the NUL bytes between the arguments: the path
   # is still in there whole)
-  a=; IFS= read -r a < "/proc/$p/cmdline" 2>/dev/null || :
+  a=; IFS= read -r a < "/proc/$2/cmdline" 2>/dev/null || :
   case $a in *"$1"*)
-    kids=; read -r kids < "/proc/$p/task/$p/children" 2>/dev/null || :
+    kids=; read -r kids < "/proc/$2/task/$2/children" 2>/dev/null || :
     for c in $kids; do kill "$c" 2>/dev/null || true; done
-    kill "$p" 2>/dev/null || true
+    kill "$2" 2>/dev/null || true
   esac
-  rm -f -- "$1.pid"
+}
+
+# The sleeper's PID as the timer of marker $1 recorded it, in $p (empty when there is none).
+sleeper_pid() {
+  p=; read -r p < "$1.pid" 2>/dev/null || :
 }
 
 # The network namespace's inode, from "net:[INODE]", in $n (empty when unreadable).
@@ -66,8 +71,10 @@ apply)
   fi
   d="$d/rollback-net$n"
   f="$d/rollback.$2"
-  # the undo ends at the separator line; read (one byte at a time) leaves the batch to ip
-  (set -C; while IFS= read -r l && [ "$l" != @@rocectl-batch@@ ]; do printf '%s\n' "$l"; done > "$f")
+  # the undo is the marker's content; a marker that is there already is not this run's
+  set -C
+  printf '%s\n' "$3" > "$f"
+  set +C
   ipbin=$(command -v ip)
   # A session of its own keeps the sleeper out of a terminal's process group (a terminal's signals;
   # sudo's use_pty, which ends the command's process group with it). The command of an SSH session
@@ -85,16 +92,21 @@ apply)
   (unset ROCECTL_CMD ROCECTL_SHELL; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
-  if [ -n "${3:-}" ]; then
+  # the lookups go to ip as a here-document (the shell writes it: no process for a pipe)
+  if [ -n "${4:-}" ]; then
     echo @@rocectl-flows-before@@
-    printf '%s\n' "$3" | "$ipbin" -j -force -batch - 2>/dev/null || :
+    "$ipbin" -j -force -batch - 2>/dev/null <<EOF || :
+$4
+EOF
     printf '\n%s\n' @@rocectl-flows-end@@
   fi
   rc=0
   "$ipbin" -batch - || rc=$?
-  if [ -n "${3:-}" ] && [ "$rc" = 0 ]; then
+  if [ -n "${4:-}" ] && [ "$rc" = 0 ]; then
     echo @@rocectl-flows-after@@
-    printf '%s\n' "$3" | "$ipbin" -j -force -batch - 2>/dev/null || :
+    "$ipbin" -j -force -batch - 2>/dev/null <<EOF || :
+$4
+EOF
     printf '\n%s\n' @@rocectl-flows-end@@
   fi
   exit "$rc"
@@ -102,7 +114,11 @@ apply)
 disarm)
   case $1 in ''|*[!0-9a-f]*) echo "bad token '$1'" >&2; exit 2;; esac
   [ "${2##*/}" = "rollback.$1" ] || { echo "$2 is not the marker of token $1" >&2; exit 2; }
-  if rm -- "$2" 2>/dev/null; then echo disarmed; stop "$2"
+  # One rm for the marker and its PID file. It fails when the marker is not there (the timer
+  # fired, or another run took it); the PID file goes all the same, as a timer that fires removes
+  # it itself. (An armed timer has both: apply writes the PID file before it reports the timer.)
+  sleeper_pid "$2"
+  if rm -- "$2" "$2.pid" 2>/dev/null; then echo disarmed; kill_sleeper "$2" "$p"
   elif [ -e "$2.firing" ] || [ -e "$2.done" ]; then echo fired; exit 0
   else echo gone; exit 0; fi
   [ -n "${3:-}" ] || exit 0
@@ -118,7 +134,10 @@ older)
       b=${m##*/}
       case $b in rollback.*.*|'rollback.*') continue;; esac
       if [ "$1" = list ]; then echo "disarmed ${b#rollback.}"
-      elif rm -- "$m" 2>/dev/null; then echo "disarmed ${b#rollback.}"; stop "$m"; fi
+      else
+        sleeper_pid "$m"
+        if rm -- "$m" 2>/dev/null; then echo "disarmed ${b#rollback.}"; kill_sleeper "$m" "$p"; rm -f -- "$m.pid"; fi
+      fi
     done
     for m in "$d"/rollback.*.firing; do
       [ -e "$m" ] || continue

@@ -119,6 +119,8 @@ class CommitConfirmLocalTest {
         for (int i = 0; i < 50 && alive(a.pid()); i++) Thread.sleep(100);
         assertFalse(alive(a.pid()), "the sleeper is killed");
         assertFalse(Files.exists(applied), "nothing was rolled back");
+        assertFalse(Files.exists(Path.of(a.file())), "the marker is gone");
+        assertFalse(Files.exists(Path.of(a.file() + ".pid")), "its PID file went with it");
 
         // a timer that fired: no file is written
         CommitConfirm.Armed b = arm(ctx(null), List.of("rule del pref 1001"), 1);

@@ -52,9 +52,9 @@ class RoceArpApplyTest {
         return c.script().contains("RemoteFile.writeAtomic");
     }
 
-    /** The NICs a call flushed (the change's $3...). */
+    /** The NICs a call flushed (the change's $4...). */
     static List<String> flushed(Call c) {
-        return c.scriptArgs().subList(2, c.scriptArgs().size());
+        return c.scriptArgs().subList(3, c.scriptArgs().size());
     }
 
     static FakeHost host(State st, String user) {
@@ -90,7 +90,7 @@ class RoceArpApplyTest {
                 assertEquals(RoceArpModule.DEFAULT_FILE, c.scriptArgs().get(0));
                 st.file = c.scriptArgs().get(1);
             }
-            setLive(st, c.stdin());
+            setLive(st, c.scriptArgs().get(2));
             return FakeHost.ok("\n" + HostNics.THEN + "0\n" + gather.get());
         });
         h.on(c -> c.script().contains("rocectl-section") || String.join(" ", c.argv()).contains("rocectl-section"),
@@ -100,15 +100,15 @@ class RoceArpApplyTest {
             st.file = c.scriptArgs().size() > 2 ? c.scriptArgs().get(2) : c.stdin();
             return FakeHost.ok("");
         });
-        h.on(c -> c.script().contains("while read -r p v"), c -> {
-            setLive(st, c.stdin());
+        h.on(c -> c.script().contains("for l in $live"), c -> {
+            setLive(st, c.scriptArgs().get(2));
             return FakeHost.ok("");
         });
         return h;
     }
 
-    static void setLive(State st, String stdin) {
-        for (String line : stdin.strip().split("\n")) {
+    static void setLive(State st, String live) {
+        for (String line : live.strip().split("\n")) {
             if (line.isEmpty()) continue;
             String[] kv = line.split(" ", 2);
             assertTrue(st.sysctl.containsKey(kv[0]), "writes only what exists: " + kv[0]);
@@ -142,7 +142,7 @@ class RoceArpApplyTest {
             assertTrue(st.file != null && st.file.contains("arp_ignore"), String.valueOf(st.file));
             assertTrue(Integer.parseInt(st.sysctl.get("net/ipv4/neigh/default/gc_thresh3")) >= nics.size() * 32,
                     "the neighbour table fits every peer NIC");
-            Call live = h.calls(c -> c.script().contains("while read -r p v")).get(0);
+            Call live = h.calls(c -> c.script().contains("for l in $live")).get(0);
             assertEquals(nics, flushed(live), "the RoCE NICs' neighbours are flushed");
             if (user.equals("root")) {
                 assertEquals(before + 2, h.calls().size(), "the gather, then file, live values, flush and re-read in one command");
@@ -151,7 +151,7 @@ class RoceArpApplyTest {
             FakeHost again = host(st, user);
             ModuleResult r2 = new RoceArpModule().run(ctx(again, false));
             assertFalse(r2.changed() || r2.failed(), r2.msg());
-            assertTrue(again.calls(c -> c.script().contains("while read -r p v") || wroteFile(c)).isEmpty());
+            assertTrue(again.calls(c -> c.script().contains("for l in $live") || wroteFile(c)).isEmpty());
         }
     }
 
@@ -202,7 +202,7 @@ class RoceArpApplyTest {
         FakeHost h = host(st);
         ModuleResult r = new RoceArpModule().run(ctx(h, true));
         assertTrue(r.changed() && r.msg().startsWith("would set"), r.msg());
-        assertTrue(h.calls(c -> c.script().contains("while read -r p v") || wroteFile(c)).isEmpty());
+        assertTrue(h.calls(c -> c.script().contains("for l in $live") || wroteFile(c)).isEmpty());
         assertEquals(null, st.file);
     }
 }

@@ -69,10 +69,9 @@ class RoceRoutingApplyTest {
         return h;
     }
 
-    /** The undo (before the separator) or the batch (after it) of an {@code apply} call. */
+    /** The undo (the argument after the token) or the batch (stdin) of an {@code apply} call. */
     static List<String> applied(Call c, boolean batch) {
-        String[] parts = c.stdin().split(CommitConfirm.BATCH_SEPARATOR + "\n", 2);
-        String text = batch ? parts[1] : parts[0];
+        String text = batch ? c.stdin() : c.scriptArgs().get(3);
         return text.isBlank() ? List.of() : List.of(text.strip().split("\n"));
     }
 
