@@ -1,36 +1,100 @@
 package io.rocectl.fact;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.io.IOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-/** Pure parsers of {@code ip -j} output (addr, rule, route, neigh, route get). */
+/**
+ * Pure parsers of {@code ip -j} output (addr, rule, route, neigh, route get), read with
+ * {@link JsonReader}. A field is read as a JSON tree's usual accessors do: text of any scalar
+ * (a number's digits, {@code true}/{@code false}), the fallback for a missing member or
+ * {@code null}; an int from a number or from text that holds one.
+ */
 public final class IpJson {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> PLAIN_RULE_KEYS = Set.of("priority", "src", "srclen", "table", "protocol");
 
     private IpJson() {}
 
-    /** Reads every JSON array in text (ip -batch prints one per command) as one list of nodes. */
-    static List<JsonNode> nodes(String text) {
-        List<JsonNode> out = new ArrayList<>();
-        String t = text.strip();
-        if (t.isEmpty()) return out;
-        try (var parser = JSON.getFactory().createParser(t)) {
-            var it = JSON.readValues(parser, JsonNode.class);
-            while (it.hasNext()) {
-                JsonNode n = it.next();
-                if (n.isArray()) n.forEach(out::add);
-                else if (n.isObject()) out.add(n);
-            }
-        } catch (IOException | RuntimeException e) {
+    /**
+     * Reads every JSON array in text (ip -batch prints one per command) as one list of their
+     * elements; a top-level object counts as one element, any other top-level value as none. An
+     * element that is not an object reads as one without members.
+     */
+    static List<Object> nodes(String text) {
+        List<Object> out = new ArrayList<>();
+        if (text.isBlank()) return out;
+        List<Object> top;
+        try {
+            top = JsonReader.values(text);
+        } catch (FactParseException e) {
             throw new FactParseException("cannot parse ip -j output: " + e.getMessage(), e);
         }
+        for (Object v : top) {
+            if (v instanceof List<?> l) out.addAll(l);
+            else if (v instanceof Map<?, ?>) out.add(v);
+        }
         return out;
+    }
+
+    /** Member {@code name} of {@code node}; null when missing (or {@code node} is no object). */
+    static Object get(Object node, String name) {
+        return node instanceof Map<?, ?> m ? m.get(name) : null;
+    }
+
+    static boolean has(Object node, String name) {
+        return node instanceof Map<?, ?> m && m.containsKey(name);
+    }
+
+    /** The value as text: a scalar's text, "null" for null, "" for a container or a missing value. */
+    static String text(Object v) {
+        if (v == null) return "";
+        if (v instanceof String s) return s;
+        if (v instanceof Map<?, ?> || v instanceof List<?>) return "";
+        return v.toString(); // Long, BigInteger, Double, Boolean, JsonReader.NULL
+    }
+
+    /** As {@link #text(Object)}, but {@code fallback} for a missing value or null. */
+    static String text(Object v, String fallback) {
+        return v == null || v == JsonReader.NULL ? fallback : text(v);
+    }
+
+    /**
+     * The value as an int: a number's (truncated), 1/0 for true/false, the number in text ("12",
+     * " -3 ", "2.5" gives 2), else {@code fallback}.
+     */
+    static int integer(Object v, int fallback) {
+        if (v instanceof Long l) return l.intValue();
+        if (v instanceof Double d) return d.intValue();
+        if (v instanceof BigInteger b) return b.intValue();
+        if (v instanceof Boolean b) return b ? 1 : 0;
+        if (v instanceof String s) return integer(s, fallback);
+        return fallback;
+    }
+
+    private static int integer(String text, int fallback) {
+        String t = text.strip();
+        if (t.startsWith("+")) t = t.substring(1);
+        if (t.isEmpty()) return fallback;
+        boolean digits = true;
+        for (int k = t.startsWith("-") ? 1 : 0; k < t.length(); k++) {
+            if (t.charAt(k) < '0' || t.charAt(k) > '9') digits = false;
+        }
+        try {
+            return digits ? Integer.parseInt(t) : (int) Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    /** The elements of an array, the member values of an object, else none. */
+    static Collection<?> elements(Object v) {
+        if (v instanceof List<?> l) return l;
+        if (v instanceof Map<?, ?> m) return m.values();
+        return List.of();
     }
 
     /**
@@ -48,15 +112,14 @@ public final class IpJson {
      */
     public static boolean sameRouting(String a, String b, int count) {
         try {
-            List<JsonNode> x = nodes(a), y = nodes(b);
+            List<Object> x = nodes(a), y = nodes(b);
             if (x.size() != count || y.size() != count) return false;
             for (int i = 0; i < count; i++) {
-                if (!x.get(i).isObject() || !y.get(i).isObject()) return false;
-                var p = ((com.fasterxml.jackson.databind.node.ObjectNode) x.get(i)).deepCopy();
-                var q = ((com.fasterxml.jackson.databind.node.ObjectNode) y.get(i)).deepCopy();
-                p.remove(NOT_ROUTING);
-                q.remove(NOT_ROUTING);
-                if (!p.equals(q)) return false;
+                if (!(x.get(i) instanceof Map<?, ?> p) || !(y.get(i) instanceof Map<?, ?> q)) return false;
+                Map<Object, Object> p2 = new LinkedHashMap<>(p), q2 = new LinkedHashMap<>(q);
+                p2.keySet().removeAll(NOT_ROUTING);
+                q2.keySet().removeAll(NOT_ROUTING);
+                if (!p2.equals(q2)) return false;
             }
             return true;
         } catch (FactParseException e) {
@@ -67,19 +130,19 @@ public final class IpJson {
     /** {@code ip -j addr}: interfaces with their IPv4 addresses. */
     public static List<Iface> addr(String text) {
         List<Iface> out = new ArrayList<>();
-        for (JsonNode n : nodes(text)) {
-            if (!n.has("ifname")) continue;
+        for (Object n : nodes(text)) {
+            if (!has(n, "ifname")) continue;
             List<String> flags = new ArrayList<>();
-            n.path("flags").forEach(f -> flags.add(f.asText()));
+            for (Object f : elements(get(n, "flags"))) flags.add(text(f));
             List<Inet4> inet = new ArrayList<>();
-            for (JsonNode a : n.path("addr_info")) {
-                if ("inet".equals(a.path("family").asText()) && a.has("local")) {
-                    inet.add(new Inet4(a.get("local").asText(), a.path("prefixlen").asInt(32)));
+            for (Object a : elements(get(n, "addr_info"))) {
+                if ("inet".equals(text(get(a, "family"))) && has(a, "local")) {
+                    inet.add(new Inet4(text(get(a, "local")), integer(get(a, "prefixlen"), 32)));
                 }
             }
-            out.add(new Iface(n.path("ifindex").asInt(), n.get("ifname").asText(),
-                    n.path("address").asText(""), n.path("mtu").asInt(0), n.path("operstate").asText("UNKNOWN"),
-                    flags, n.path("link_type").asText(""), n.path("linkinfo").path("info_kind").asText(""), inet));
+            out.add(new Iface(integer(get(n, "ifindex"), 0), text(get(n, "ifname")),
+                    text(get(n, "address"), ""), integer(get(n, "mtu"), 0), text(get(n, "operstate"), "UNKNOWN"),
+                    flags, text(get(n, "link_type"), ""), text(get(get(n, "linkinfo"), "info_kind"), ""), inet));
         }
         return out;
     }
@@ -87,15 +150,17 @@ public final class IpJson {
     /** {@code ip -j -4 rule}. */
     public static List<Rule> rules(String text, RtTables tables) {
         List<Rule> out = new ArrayList<>();
-        for (JsonNode n : nodes(text)) {
+        for (Object n : nodes(text)) {
             boolean other = false;
-            for (var it = n.fieldNames(); it.hasNext(); ) {
-                if (!PLAIN_RULE_KEYS.contains(it.next())) other = true;
+            if (n instanceof Map<?, ?> m) {
+                for (Object k : m.keySet()) {
+                    if (!PLAIN_RULE_KEYS.contains(k)) other = true;
+                }
             }
-            String src = n.path("src").asText("all");
-            int srclen = n.has("srclen") ? n.get("srclen").asInt() : ("all".equals(src) ? 0 : 32);
-            int table = n.has("table") ? tables.id(n.get("table").asText()) : -1;
-            out.add(new Rule(n.path("priority").asInt(0), src, srclen, table, other));
+            String src = text(get(n, "src"), "all");
+            int srclen = has(n, "srclen") ? integer(get(n, "srclen"), 0) : ("all".equals(src) ? 0 : 32);
+            int table = has(n, "table") ? tables.id(text(get(n, "table"))) : -1;
+            out.add(new Rule(integer(get(n, "priority"), 0), src, srclen, table, other));
         }
         return out;
     }
@@ -103,13 +168,13 @@ public final class IpJson {
     /** {@code ip -j -4 route show table all}. */
     public static List<Route> routes(String text, RtTables tables) {
         List<Route> out = new ArrayList<>();
-        for (JsonNode n : nodes(text)) {
-            String dst = n.path("dst").asText("default");
+        for (Object n : nodes(text)) {
+            String dst = text(get(n, "dst"), "default");
             if (!"default".equals(dst) && !dst.contains("/")) dst = dst + "/32";
-            out.add(new Route(n.path("type").asText("unicast"), dst, n.path("dev").asText(""),
-                    n.has("table") ? tables.id(n.get("table").asText()) : 254, n.path("scope").asText("global"),
-                    n.path("prefsrc").asText(""), n.path("gateway").asText(""), n.path("protocol").asText("boot"),
-                    n.path("metric").asInt(0)));
+            out.add(new Route(text(get(n, "type"), "unicast"), dst, text(get(n, "dev"), ""),
+                    has(n, "table") ? tables.id(text(get(n, "table"))) : 254, text(get(n, "scope"), "global"),
+                    text(get(n, "prefsrc"), ""), text(get(n, "gateway"), ""), text(get(n, "protocol"), "boot"),
+                    integer(get(n, "metric"), 0)));
         }
         return out;
     }
@@ -117,11 +182,11 @@ public final class IpJson {
     /** {@code ip -j -4 neigh}. */
     public static List<Neigh> neigh(String text) {
         List<Neigh> out = new ArrayList<>();
-        for (JsonNode n : nodes(text)) {
-            if (!n.has("dst")) continue;
+        for (Object n : nodes(text)) {
+            if (!has(n, "dst")) continue;
             List<String> state = new ArrayList<>();
-            n.path("state").forEach(s -> state.add(s.asText()));
-            out.add(new Neigh(n.get("dst").asText(), n.path("dev").asText(""), n.path("lladdr").asText(""), state));
+            for (Object s : elements(get(n, "state"))) state.add(text(s));
+            out.add(new Neigh(text(get(n, "dst")), text(get(n, "dev"), ""), text(get(n, "lladdr"), ""), state));
         }
         return out;
     }
@@ -129,10 +194,10 @@ public final class IpJson {
     /** {@code ip -j route get DST from SRC} (possibly many, from one {@code ip -j -batch}). */
     public static List<RouteGet> routeGet(String text, RtTables tables) {
         List<RouteGet> out = new ArrayList<>();
-        for (JsonNode n : nodes(text)) {
-            out.add(new RouteGet(n.path("dst").asText(""), n.path("from").asText(n.path("prefsrc").asText("")),
-                    n.path("dev").asText(""), n.has("table") ? tables.id(n.get("table").asText()) : 254,
-                    n.path("gateway").asText("")));
+        for (Object n : nodes(text)) {
+            out.add(new RouteGet(text(get(n, "dst"), ""), text(get(n, "from"), text(get(n, "prefsrc"), "")),
+                    text(get(n, "dev"), ""), has(n, "table") ? tables.id(text(get(n, "table"))) : 254,
+                    text(get(n, "gateway"), "")));
         }
         return out;
     }
