@@ -134,7 +134,8 @@ public final class ScriptPersist {
         }
         out.add(FileChange.write(BATCH, batch(p), "0644"));
         out.add(FileChange.write(DEL, deletes(p), "0644"));
-        out.add(FileChange.write(APPLY, applyScript(), "0755"));
+        // 0644: the unit runs it with /bin/sh, so it needs no execute bit (and its write no chmod)
+        out.add(FileChange.write(APPLY, applyScript(), "0644"));
         out.add(FileChange.write(UNIT, unit(ip), "0644"));
         out.add(FileChange.link(LINK, UNIT));
         return out;
