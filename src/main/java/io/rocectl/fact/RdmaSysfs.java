@@ -25,14 +25,14 @@ public final class RdmaSysfs {
         Map<String, String[]> ports = new LinkedHashMap<>();
         Map<String, List<Gid>> gids = new LinkedHashMap<>();
         for (String line : text.split("\n")) {
-            String[] p = line.strip().split("\\s+", 7);
+            String[] p = fields(line, 7);
             if (p.length < 3) continue;
             switch (p[0]) {
                 case "net" -> devNets.computeIfAbsent(p[1], k -> new LinkedHashSet<>()).add(p[2]);
                 case "port" -> {
                     if (p.length >= 4) {
-                        String state = line.strip().split("\\s+", 5).length == 5 ? line.strip().split("\\s+", 5)[4] : "";
-                        ports.put(p[1] + " " + p[2], new String[] {p[1], p[2], p[3], state});
+                        String[] q = fields(line, 5);
+                        ports.put(p[1] + " " + p[2], new String[] {p[1], p[2], p[3], q.length == 5 ? q[4] : ""});
                     }
                 }
                 case "gid" -> {
@@ -56,5 +56,33 @@ public final class RdmaSysfs {
             out.add(new RdmaPort(port[0], Integer.parseInt(port[1]), new ArrayList<>(nets), port[3], port[2], g));
         }
         return out;
+    }
+
+    /**
+     * {@code line.strip().split("\\s+", limit)} without a regular expression: the words between
+     * runs of blanks (space, tab, CR, LF, VT, FF), at most {@code limit}, the last one holding the
+     * rest of the line.
+     */
+    static String[] fields(String line, int limit) {
+        String s = line.strip();
+        if (s.isEmpty()) return new String[] {""};
+        List<String> out = new ArrayList<>();
+        int i = 0, n = s.length();
+        while (i < n) {
+            if (out.size() == limit - 1) {
+                out.add(s.substring(i));
+                break;
+            }
+            int j = i;
+            while (j < n && !blank(s.charAt(j))) j++;
+            out.add(s.substring(i, j));
+            while (j < n && blank(s.charAt(j))) j++;
+            i = j;
+        }
+        return out.toArray(new String[0]);
+    }
+
+    private static boolean blank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == '\f';
     }
 }

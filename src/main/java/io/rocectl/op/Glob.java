@@ -7,8 +7,16 @@ public final class Glob {
     private Glob() {}
 
     public static boolean matches(String glob, String name) {
-        return toRegex(glob).matcher(name).matches();
+        Pattern p = COMPILED.get(glob);
+        if (p == null) {
+            p = toRegex(glob);
+            if (COMPILED.size() < 256) COMPILED.put(glob, p);
+        }
+        return p.matcher(name).matches();
     }
+
+    /** Patterns compiled so far (a run has a few globs, matched against every NIC of every host). */
+    private static final java.util.Map<String, Pattern> COMPILED = new java.util.concurrent.ConcurrentHashMap<>();
 
     static Pattern toRegex(String glob) {
         StringBuilder sb = new StringBuilder();

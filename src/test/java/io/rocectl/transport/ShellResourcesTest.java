@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -89,6 +90,64 @@ class ShellResourcesTest {
         } finally {
             Files.deleteIfExists(bad);
         }
+    }
+
+    /**
+     * The hosts get each resource without its comment-only lines ({@link ShellResource#text}). That
+     * is sound only while no such line is part of a quoted string or a here-document: every
+     * resource is scanned for that (single and double quotes, backslashes, comments, here-document
+     * bodies), and what is left is the resource minus exactly those lines.
+     */
+    @Test
+    void commentLinesGoOnlyWhereTheyAreComments() throws Exception {
+        int stripped = 0;
+        for (Path p : scripts()) {
+            if (!p.toString().startsWith("src/main/resources")) continue;
+            String text = Files.readString(p, StandardCharsets.UTF_8);
+            List<String> kept = new ArrayList<>();
+            boolean single = false, dbl = false;
+            String heredoc = null;
+            for (String line : text.split("\n", -1)) {
+                boolean commentLine = line.strip().startsWith("#");
+                if (heredoc != null) {
+                    assertFalse(commentLine, p + ": a here-document line starts with #: " + line);
+                    if (line.strip().equals(heredoc)) heredoc = null;
+                    kept.add(line);
+                    continue;
+                }
+                if (commentLine) {
+                    assertFalse(single || dbl, p + ": a quoted line starts with #: " + line);
+                    stripped++;
+                    continue;
+                }
+                kept.add(line);
+                for (int i = 0; i < line.length(); i++) {
+                    char c = line.charAt(i);
+                    if (single) {
+                        if (c == '\'') single = false;
+                    } else if (dbl) {
+                        if (c == '\\') i++;
+                        else if (c == '"') dbl = false;
+                    } else if (c == '\\') {
+                        i++;
+                    } else if (c == '\'') {
+                        single = true;
+                    } else if (c == '"') {
+                        dbl = true;
+                    } else if (c == '#' && (i == 0 || " \t;|&(".indexOf(line.charAt(i - 1)) >= 0)) {
+                        break; // a comment after code
+                    } else if (c == '<' && line.startsWith("<<", i) && !line.startsWith("<<<", i)) {
+                        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<<-?\\s*['\"]?([A-Za-z_@][A-Za-z0-9_@-]*)")
+                                .matcher(line.substring(i));
+                        if (m.lookingAt()) heredoc = m.group(1);
+                        i++;
+                    }
+                }
+            }
+            assertFalse(single || dbl || heredoc != null, p + ": a quote or here-document is left open");
+            assertEquals(String.join("\n", kept), ShellResource.withoutCommentLines(text), p.toString());
+        }
+        assertTrue(stripped > 100, "the resources' comments are there to be taken out: " + stripped);
     }
 
     @Test

@@ -144,8 +144,8 @@ final class SharedShell {
             byte[] ob = o.get(waitMs, TimeUnit.MILLISECONDS);
             long left = Math.max(1000, waitMs - (System.nanoTime() - t0) / 1_000_000);
             byte[] eb = e.get(left, TimeUnit.MILLISECONDS);
-            // stdout: OUTPUT \n MARK SP RC \n
-            int at = indexOf(ob, outEnd);
+            // stdout: OUTPUT \n MARK SP RC \n (the mark is the last thing read: look from the end)
+            int at = lastIndexOf(ob, outEnd);
             String rc = new String(ob, at + outEnd.length, ob.length - at - outEnd.length, StandardCharsets.US_ASCII).strip();
             done = true;
             return new ExecResult(Integer.parseInt(rc), new String(ob, 0, at, StandardCharsets.UTF_8),
@@ -187,8 +187,14 @@ final class SharedShell {
 
     private static final byte[] NL = {'\n'};
 
-    private static int indexOf(byte[] a, byte[] b) {
-        return indexOf(a, a.length, b, 0);
+    /** The last index where {@code b} occurs in {@code a}, or -1. */
+    private static int lastIndexOf(byte[] a, byte[] b) {
+        outer:
+        for (int i = a.length - b.length; i >= 0; i--) {
+            for (int j = 0; j < b.length; j++) if (a[i + j] != b[j]) continue outer;
+            return i;
+        }
+        return -1;
     }
 
     /** The first index at or after {@code from} where {@code b} occurs in the first {@code size} bytes of {@code a}, or -1. */

@@ -49,7 +49,7 @@ class RoceArpApplyTest {
 
     /** RemoteFile.writeAtomic's command. */
     static boolean atomicWrite(Call c) {
-        return c.script().contains("RemoteFile.writeAtomic");
+        return c.script().contains("else cat > \"$t\"") && !c.script().contains("for l in $live");
     }
 
     /** The NICs a call flushed (the change's $4...). */
