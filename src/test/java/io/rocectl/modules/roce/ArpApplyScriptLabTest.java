@@ -66,9 +66,9 @@ class ArpApplyScriptLabTest {
             String ns = namespaceWith(nics);
             LocalConnection c = new LocalConnection("h", List.of("ip", "netns", "exec", ns));
             for (String nic : nics) assertTrue(neigh(c).contains("dev " + nic + " "), nic + " has an entry first");
-            List<String> args = new ArrayList<>(List.of("", ""));
+            List<String> args = new ArrayList<>(List.of("", "", "")); // no file, no live values, then the NICs
             args.addAll(nics);
-            ExecResult r = c.exec(Cmd.script(RoceArpModule.APPLY, args).withStdin(""), Duration.ofSeconds(20));
+            ExecResult r = c.exec(Cmd.script(RoceArpModule.APPLY, args), Duration.ofSeconds(20));
             assertEquals(0, r.exitCode(), nics + ": " + r.stderr());
             String after = neigh(c);
             for (String nic : nics) assertFalse(after.contains("dev " + nic + " "), nics + ": " + nic + " flushed: " + after);
