@@ -93,16 +93,38 @@ public final class JsonReader {
         i += w.length();
     }
 
-    private Map<String, Object> object(int depth) {
+    /**
+     * Opens an object or array (at its first character): false when it closes right away with
+     * {@code close}, true when an element follows.
+     */
+    private boolean open(int depth, char close) {
         if (depth > MAX_DEPTH) throw error("nested deeper than " + MAX_DEPTH);
-        i++; // {
-        Map<String, Object> m = new LinkedHashMap<>();
+        i++;
         skipBlank();
-        if (i < s.length() && s.charAt(i) == '}') {
+        if (i < s.length() && s.charAt(i) == close) {
             i++;
-            return m;
+            return false;
         }
-        while (true) {
+        return true;
+    }
+
+    /** After an element: true at a ',' (another element follows), false at {@code close}. */
+    private boolean next(char close) {
+        skipBlank();
+        if (i >= s.length()) throw error("'" + close + "' expected, the text ended");
+        char c = s.charAt(i++);
+        if (c == close) return false;
+        if (c != ',') {
+            i--;
+            throw error("',' or '" + close + "' expected");
+        }
+        return true;
+    }
+
+    private Map<String, Object> object(int depth) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (!open(depth, '}')) return m;
+        do {
             skipBlank();
             if (i >= s.length() || s.charAt(i) != '"') throw error("a member name expected");
             String name = string();
@@ -111,38 +133,18 @@ public final class JsonReader {
             i++;
             skipBlank();
             m.put(name, value(depth));
-            skipBlank();
-            if (i >= s.length()) throw error("'}' expected, the text ended");
-            char c = s.charAt(i++);
-            if (c == '}') return m;
-            if (c != ',') {
-                i--;
-                throw error("',' or '}' expected");
-            }
-        }
+        } while (next('}'));
+        return m;
     }
 
     private List<Object> array(int depth) {
-        if (depth > MAX_DEPTH) throw error("nested deeper than " + MAX_DEPTH);
-        i++; // [
         List<Object> a = new ArrayList<>();
-        skipBlank();
-        if (i < s.length() && s.charAt(i) == ']') {
-            i++;
-            return a;
-        }
-        while (true) {
+        if (!open(depth, ']')) return a;
+        do {
             skipBlank();
             a.add(value(depth));
-            skipBlank();
-            if (i >= s.length()) throw error("']' expected, the text ended");
-            char c = s.charAt(i++);
-            if (c == ']') return a;
-            if (c != ',') {
-                i--;
-                throw error("',' or ']' expected");
-            }
-        }
+        } while (next(']'));
+        return a;
     }
 
     private String string() {
