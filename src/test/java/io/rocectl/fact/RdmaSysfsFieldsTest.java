@@ -15,7 +15,6 @@ class RdmaSysfsFieldsTest {
         Random r = new Random(7);
         String[] parts = {"gid", "mlx5_0", "1", "fe80:0000:0000:0000:0072:01ff:fe00:0501", "-", "RoCE v2", "ACTIVE", " ", "\t",
             "  ", " \t ", "\r", "\u000b", "\f", "x"};
-        int compared = 0;
         for (int i = 0; i < 5000; i++) {
             StringBuilder b = new StringBuilder();
             int n = r.nextInt(12);
@@ -23,10 +22,8 @@ class RdmaSysfsFieldsTest {
             String line = b.toString();
             for (int limit : new int[] {1, 2, 3, 5, 7}) {
                 assertArrayEquals(line.strip().split("\\s+", limit), RdmaSysfs.fields(line, limit), "'" + line + "' limit " + limit);
-                compared++;
             }
         }
-        assertEquals(25_000, compared);
     }
 
     @Test

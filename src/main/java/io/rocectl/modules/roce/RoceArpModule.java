@@ -98,13 +98,13 @@ public final class RoceArpModule implements Module {
         data.put("flushed", flush ? p.flush() : List.of());
         if (ctx.check()) return ModuleResult.changed("would set " + p.live().size() + " live value(s)"
                 + (p.fileChange() ? " and write " + file : "")).withData(data).withDiff(diff);
-        StringBuilder in = new StringBuilder();
-        p.live().forEach((k, v) -> in.append(k).append(' ').append(v).append('\n'));
+        StringBuilder live = new StringBuilder(); // "PATH VALUE" lines, the change's $3
+        p.live().forEach((k, v) -> live.append(k).append(' ').append(v).append('\n'));
         List<String> flushed = flush ? p.flush() : List.of();
         if ("root".equals(ctx.connection().user())) {
             // the file, the live values, the flush and the read after them in one command
             List<String> args = new ArrayList<>(List.of(p.fileChange() ? file : "", p.fileChange() ? p.fileContent() : "",
-                    in.toString()));
+                    live.toString()));
             args.addAll(flushed);
             HostNics.After a = HostNics.readAfter(ctx.connection(), ctx.commandTimeout(), n -> RoceHost.setting(ctx, n),
                     ctx.vars(), new HostNics.Before(APPLY, args, null));
@@ -113,7 +113,7 @@ public final class RoceArpModule implements Module {
             }
         } else {
             if (p.fileChange()) RemoteFile.writeAtomic(ctx, file, p.fileContent(), "0644");
-            List<String> args = new ArrayList<>(List.of("", "", in.toString()));
+            List<String> args = new ArrayList<>(List.of("", "", live.toString()));
             args.addAll(flushed);
             if (!p.live().isEmpty()) ctx.runOk(Cmd.script(APPLY, args));
         }
