@@ -73,12 +73,14 @@ final class IncludeRun {
                         k -> new ArrayList<>()).add(r.host());
             }
         }
-        run.batchEnded.set(false);
+        // a meta end_batch/end_play inside ends this batch: the included run's own result (each host's
+        // include under free runs on its own fork, so nothing here may be shared with another host's)
+        boolean batchEnded = false;
         Map<String, PlayRun.Failure> failed = new LinkedHashMap<>();
         for (Map.Entry<Inclusion, List<String>> e : pending.entrySet()) {
             List<String> live = new ArrayList<>(ctx.state().active(e.getValue()));
             live.removeAll(failed.keySet());
-            if (live.isEmpty() || run.cancelled()) continue;
+            if (live.isEmpty() || run.cancelled() || batchEnded) continue;
             List<Step> steps;
             try {
                 steps = load(t, e.getKey(), slot);
@@ -102,7 +104,9 @@ final class IncludeRun {
             // (one host) keeps it from waiting on a fork that may never come free
             Strategy strategy = "free".equals(run.play().strategy()) ? new LinearStrategy()
                     : Strategy.named(run.play().strategy());
-            strategy.run(run, new PlayIterator(Program.of(program), live, local));
+            PlayIterator included = new PlayIterator(Program.of(program), live, local);
+            strategy.run(run, included);
+            batchEnded = included.batchEnded();
             for (String h : live) {
                 if (local.isUnreachable(h)) {
                     ctx.state().unreachable(h);
@@ -114,7 +118,7 @@ final class IncludeRun {
         run.advance(it, t, hosts, results, failed);
         // meta end_host / end_play inside: they end the host (the batch) in the play, not just the include
         for (String h : hosts) if (run.ended.contains(h)) it.end(h);
-        if (run.batchEnded.get()) it.endAll();
+        if (batchEnded) it.endBatch();
     }
 
     private List<Step> load(Task t, Inclusion inc, Program.Slot slot) {

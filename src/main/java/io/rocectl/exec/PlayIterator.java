@@ -37,6 +37,8 @@ final class PlayIterator {
     private final Program program;
     private final RunState run;
     private final Map<String, Cursor> cursors = new LinkedHashMap<>();
+    /** {@link #endBatch} ran: this iterator's own, never shared between hosts' includes. */
+    private boolean batchEnded;
 
     PlayIterator(Program program, List<String> hosts, RunState run) {
         this.program = program;
@@ -156,9 +158,23 @@ final class PlayIterator {
         if (c != null) c.done = true;
     }
 
-    /** {@code meta: end_play}/{@code end_batch}, or the play stopped: every host done. */
+    /** The play stopped (its failure limit): every host done. */
     synchronized void endAll() {
         for (Cursor c : cursors.values()) c.done = true;
+    }
+
+    /**
+     * {@code meta: end_play}/{@code end_batch} ran here: every host done, and this iterator
+     * remembers it, so the include that made it (an iterator of its own) ends its caller's batch.
+     */
+    synchronized void endBatch() {
+        endAll();
+        batchEnded = true;
+    }
+
+    /** Whether {@link #endBatch} ran on this iterator: the result of an included program, read by its include. */
+    synchronized boolean batchEnded() {
+        return batchEnded;
     }
 
     /**

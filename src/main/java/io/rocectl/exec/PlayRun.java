@@ -199,8 +199,6 @@ final class PlayRun {
     final Map<String, Failure> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
     /** Hosts a {@code meta: end_host} ended (in an included file: the include ends them too). */
     final Set<String> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** A {@code meta: end_batch}/{@code end_play} ran (in an included file: the include ends the batch too). */
-    final AtomicBoolean batchEnded = new AtomicBoolean();
     /** include_tasks/include_role. */
     private final IncludeRun includes = new IncludeRun(this);
     /** Handlers of roles included at run time (after the play's). */
@@ -285,8 +283,7 @@ final class PlayRun {
             }
             case "end_batch", "end_play" -> {
                 if (!yes.isEmpty()) {
-                    it.endAll();
-                    batchEnded.set(true);
+                    it.endBatch();
                     if ("end_play".equals(action)) playEnded.set(true);
                 }
             }
