@@ -83,7 +83,8 @@ final class IncludeRun {
             if (live.isEmpty() || run.cancelled() || batchEnded) continue;
             List<Step> steps;
             try {
-                steps = load(t, e.getKey(), slot);
+                // the blocks' and play's connection, check_mode, ... as around the include (not its own)
+                steps = PlaybookLoader.withOptions(load(t, e.getKey(), slot), t.outerOptions());
             } catch (InputError err) {
                 // the included file is bad: the include fails on these hosts, with the place and the reason
                 for (String h : live) {

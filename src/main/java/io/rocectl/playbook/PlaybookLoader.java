@@ -635,13 +635,16 @@ public final class PlaybookLoader {
         return new String[] {module, text};
     }
 
-    /** Block or play options under the given steps' own (their own settings win). */
-    static List<Step> withOptions(List<Step> steps, TaskOptions outer) {
+    /**
+     * Block or play options under the given steps' own (their own settings win); also what a
+     * dynamic include's tasks inherit from the blocks and play around the include.
+     */
+    public static List<Step> withOptions(List<Step> steps, TaskOptions outer) {
         if (outer.isNone()) return steps;
         List<Step> out = new ArrayList<>();
         for (Step s : steps) {
             if (s instanceof Task t) {
-                out.add(t.toBuilder().options(t.options().under(outer)).build());
+                out.add(t.toBuilder().options(t.options().under(outer)).outerOptions(t.outerOptions().under(outer)).build());
             } else {
                 Block k = (Block) s;
                 out.add(k.withParts(withOptions(k.block(), outer), withOptions(k.rescue(), outer),

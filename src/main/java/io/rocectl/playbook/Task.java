@@ -15,17 +15,20 @@ import java.util.Set;
  * @param options     connection, delegation, check/diff mode, throttle, timeout (own over block over play)
  * @param environment the {@code environment:} mappings (or templates giving one) of the play, the
  *                    enclosing blocks and the task, outermost first; merged in that order (the task wins)
+ * @param outerOptions the enclosing blocks' and the play's options, without the task's own: what the
+ *                    tasks a dynamic include brings in inherit (Ansible skips the include task itself)
  */
 public record Task(String name, String module, Map<String, Object> args, List<Object> when, Object loop,
                    LoopControl loopControl, String register, Object changedWhen, Object failedWhen,
                    boolean ignoreErrors, List<String> notifies, Set<String> tags, Boolean become,
                    Integer retries, Object until, int delay, boolean runOnce, Map<String, Object> vars,
                    List<String> listen, boolean noLog, Mark mark, TaskOptions options,
-                   List<Object> environment) implements Step {
+                   List<Object> environment, TaskOptions outerOptions) implements Step {
 
     public Task {
         if (options == null) options = TaskOptions.NONE;
         if (environment == null) environment = List.of();
+        if (outerOptions == null) outerOptions = TaskOptions.NONE;
     }
 
     /** The module name of {@code meta:} tasks (not a module: the engine acts on it). */
@@ -83,6 +86,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         b.mark = mark;
         b.options = options;
         b.environment = environment;
+        b.outerOptions = outerOptions;
         return b;
     }
 
@@ -111,6 +115,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         private Mark mark;
         private TaskOptions options = TaskOptions.NONE;
         private List<Object> environment = List.of();
+        private TaskOptions outerOptions = TaskOptions.NONE;
 
         private Builder(String module) {
             this.module = module;
@@ -138,11 +143,12 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         public Builder mark(Mark v) { mark = v; return this; }
         public Builder options(TaskOptions v) { options = v; return this; }
         public Builder environment(List<Object> v) { environment = List.copyOf(v); return this; }
+        public Builder outerOptions(TaskOptions v) { outerOptions = v; return this; }
 
         public Task build() {
             return new Task(name, module, args, when, loop, loopControl, register, changedWhen, failedWhen,
                     ignoreErrors, notifies, tags, become, retries, until, delay, runOnce, vars, listen, noLog, mark, options,
-                    environment);
+                    environment, outerOptions);
         }
     }
 }
