@@ -82,6 +82,7 @@ record StateScope(Path root, String cluster, String source) {
     /** {@code BASENAME-HASH12}: readable, and distinct for distinct inventories. */
     static String derived(List<Path> sources) {
         StringBuilder id = new StringBuilder();
+        Path first = null;
         for (Path p : sources) {
             String real;
             try {
@@ -90,8 +91,8 @@ record StateScope(Path root, String cluster, String source) {
                 real = p.toAbsolutePath().normalize().toString();
             }
             id.append(real).append('\0');
+            if (first == null) first = Path.of(real).getFileName();
         }
-        Path first = sources.get(0).getFileName();
         String base = first == null ? "inventory" : first.toString().replaceFirst("\\.(ini|ya?ml|json|py|sh)$", "");
         base = base.replaceAll("[^A-Za-z0-9_.-]", "_").replaceFirst("^[._-]+", "");
         if (base.isEmpty()) base = "inventory";
