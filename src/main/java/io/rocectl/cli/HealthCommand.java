@@ -30,13 +30,15 @@ import java.util.concurrent.Callable;
 public final class HealthCommand implements Callable<Integer> {
     @Mixin InventoryOptions inv;
     @Mixin ConnectionOptions conn;
+    @Mixin ClusterOption clusterOption;
 
     @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default), json or prometheus (text exposition format, for node_exporter's textfile collector).")
     String output;
 
     @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "Where the previous sample of each host is kept (default /var/lib/rocectl/health as root, else under $XDG_STATE_HOME/rocectl).")
+            description = "Where the previous sample of each host is kept (default ROOT/clusters/CLUSTER/health; ROOT is "
+                    + "$ROCECTL_STATE_DIR, else /var/lib/rocectl as root, else $XDG_STATE_HOME/rocectl).")
     Path stateDir;
 
     @Override
@@ -47,7 +49,7 @@ public final class HealthCommand implements Callable<Integer> {
         Fleet fleet = Fleet.load(inv, conn);
         List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
-        HealthStore store = new HealthStore(stateDir == null ? HealthStore.defaultDir() : stateDir);
+        HealthStore store = store(stateDir, clusterOption.scope(fleet, inv));
         Pass pass;
         try (ConnectionPool pool = fleet.pool()) {
             pass = pass(hosts, pool, fleet.forks(), fleet.commandTimeout(), store);
@@ -60,6 +62,13 @@ public final class HealthCommand implements Callable<Integer> {
             default -> System.out.print(HealthReport.text(ports, unreachable));
         }
         return pass.exitCode();
+    }
+
+    /** The store: {@code dir} as given, else the cluster's (see {@link StateScope}). */
+    static HealthStore store(Path dir, StateScope scope) {
+        if (dir != null) return new HealthStore(dir);
+        scope.prepare(System.err);
+        return new HealthStore(scope.healthDir());
     }
 
     /** One health pass: every port's verdict, and the hosts that could not be sampled (with why). */
@@ -101,6 +110,7 @@ public final class HealthCommand implements Callable<Integer> {
             ports.addAll(HealthVerdict.judge(HealthSample.parse(h, raw), prev));
             store.save(h, raw);
         }
+        for (String w : store.warnings()) System.err.println("rocectl: warning: " + w);
         return new Pass(ports, unreachable);
     }
 }

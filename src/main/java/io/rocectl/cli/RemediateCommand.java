@@ -36,6 +36,7 @@ public final class RemediateCommand implements Callable<Integer> {
     @Mixin ConnectionOptions conn;
     @Mixin OutputOptions out;
     @Mixin ProbeOptions probe;
+    @Mixin ClusterOption clusterOption;
 
     @Option(names = "--playbook", paramLabel = "FILE",
             description = "The fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
@@ -62,7 +63,7 @@ public final class RemediateCommand implements Callable<Integer> {
 
     @Option(names = "--history", paramLabel = "FILE|none",
             description = "Append a JSON line per run that fixed something or left pairs failed (rotated at 1 MiB; "
-                    + "default /var/lib/rocectl/history.jsonl as root, else under $XDG_STATE_HOME/rocectl; none = off).")
+                    + "default ROOT/clusters/CLUSTER/history.jsonl, see --cluster and rocectl health --state-dir; none = off).")
     String history;
 
     @Option(names = "--syslog", paramLabel = "on|off|SOCKET", defaultValue = "on",
@@ -86,6 +87,7 @@ public final class RemediateCommand implements Callable<Integer> {
         if (maxRounds < 0) throw new InputError("option --max-rounds", 0, 0, "must be 0 or more");
         ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
+        StateScope scope = clusterOption.scope(fleet, inv); // a bad --cluster or cluster_name: exit 5, no host touched
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
         List<String> hosts = ProbeCommand.hosts(fleet, inv);
         Set<String> focus = ProbeCommand.focus(fleet, inv);
@@ -110,13 +112,13 @@ public final class RemediateCommand implements Callable<Integer> {
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
             HealthCommand.Pass hp = !health ? null : HealthCommand.pass(hosts, pool, fleet.forks(), fleet.commandTimeout(),
-                    new io.rocectl.health.HealthStore(healthStateDir == null ? io.rocectl.health.HealthStore.defaultDir() : healthStateDir));
+                    HealthCommand.store(healthStateDir, scope));
             long nanos = System.nanoTime() - t0;
             Map<String, Object> extra = new java.util.LinkedHashMap<>();
             extra.put("remediation", remediation(res, nanos));
             if (hp != null) extra.put("health", healthJson(hp));
             ReportFiles.write(report, html, r, res.last().diagnosis().hostMatrix(), extra);
-            RemediationTrail.Recorded rec = new RemediationTrail(historyFile(), syslogSocket(), !"off".equals(syslog))
+            RemediationTrail.Recorded rec = new RemediationTrail(historyFile(scope), syslogSocket(), !"off".equals(syslog))
                     .record(res, r, nanos, java.time.Instant.now(), System.err);
             if (metrics != null) {
                 ReportFiles.atomic(metrics, io.rocectl.report.PromMetrics.render(r, java.time.Instant.now(),
@@ -171,9 +173,10 @@ public final class RemediateCommand implements Callable<Integer> {
         return Map.of("ports", ports, "unreachable", hp.unreachable());
     }
 
-    private Path historyFile() {
-        if (history == null) return Trail.defaultHistory();
-        return "none".equals(history) ? null : Path.of(history);
+    private Path historyFile(StateScope scope) {
+        if (history != null) return "none".equals(history) ? null : Path.of(history);
+        scope.prepare(System.err);
+        return scope.history();
     }
 
     private Path syslogSocket() {

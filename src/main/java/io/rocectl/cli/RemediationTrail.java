@@ -58,8 +58,10 @@ final class RemediationTrail {
                 r.summary().pairsTotal(), before, after, res.rounds().size(), List.copyOf(fixed), List.copyOf(fixFailed),
                 List.copyOf(causes), List.copyOf(r.unreachableHosts()), r.exitCode());
 
+        List<String> damaged = new ArrayList<>();
         List<RemediationHistory.Entry> past = history == null ? List.of()
-                : RemediationHistory.parse(Trail.readHistory(history));
+                : RemediationHistory.parse(Trail.readHistory(history, damaged));
+        for (String w : damaged) err.println("rocectl: warning: " + w);
         List<RemediationHistory.Entry> all = new ArrayList<>(past);
         if (!fixed.isEmpty()) all.add(e);
         Map<String, Integer> recent = RemediationHistory.fixesInWindow(all, List.copyOf(fixed), now);

@@ -1,5 +1,6 @@
 package io.rocectl.cli;
 
+import io.rocectl.fs.StateRead;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -26,22 +27,25 @@ final class Trail {
 
     private Trail() {}
 
-    /** {@code /var/lib/rocectl/history.jsonl} for root, else under {@code $XDG_STATE_HOME} (~/.local/state). */
-    static Path defaultHistory() {
-        if ("root".equals(System.getProperty("user.name"))) return Path.of("/var/lib/rocectl/history.jsonl");
-        return RetryFiles.dir().getParent().resolve("history.jsonl");
-    }
+    /** Of each history generation, at most this much (its newest lines) is read back. */
+    static final long MAX_HISTORY_READ = 4 * MAX_HISTORY_BYTES;
 
     /** The history so far (the previous generation, then the current file); empty when there is none. */
     static String readHistory(Path file) {
+        return readHistory(file, new ArrayList<>());
+    }
+
+    /**
+     * The history so far; a damaged generation (a symlink, a directory, invalid UTF-8, oversized)
+     * adds a warning naming it to {@code warnings} and counts with what could be read of it (the
+     * lines invalid UTF-8 damaged are skipped by the parser), or as empty.
+     */
+    static String readHistory(Path file, List<String> warnings) {
         StringBuilder sb = new StringBuilder();
         for (Path p : List.of(rotated(file), file)) {
-            if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) continue;
-            try {
-                sb.append(Files.readString(p, StandardCharsets.UTF_8)).append('\n');
-            } catch (IOException e) {
-                // unreadable history: counted as none
-            }
+            StateRead r = StateRead.tail(p, MAX_HISTORY_READ);
+            if (r.warning() != null) warnings.add(r.warning());
+            if (r.text() != null) sb.append(r.text()).append('\n');
         }
         return sb.toString();
     }
@@ -58,11 +62,28 @@ final class Trail {
             Files.move(abs, rotated(abs), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
         boolean created = !Files.exists(abs, LinkOption.NOFOLLOW_LINKS);
+        if (!created && endsTorn(abs)) {
+            // a torn last line (a run killed mid-write) stays one damaged line: this one starts afresh
+            bytes = ("\n" + line + "\n").getBytes(StandardCharsets.UTF_8);
+        }
         try (OutputStream o = Files.newOutputStream(abs, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
                 StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             o.write(bytes);
         }
         if (created) Files.setPosixFilePermissions(abs, PosixFilePermissions.fromString("rw-r--r--"));
+    }
+
+    /** Whether a regular file's last byte is not a line break (read without following a symlink). */
+    private static boolean endsTorn(Path abs) throws IOException {
+        if (!Files.isRegularFile(abs, LinkOption.NOFOLLOW_LINKS)) return false;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(abs, StandardOpenOption.READ,
+                LinkOption.NOFOLLOW_LINKS)) {
+            long size = ch.size();
+            if (size == 0) return false;
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+            ch.read(b, size - 1);
+            return b.get(0) != '\n';
+        }
     }
 
     static Path rotated(Path file) {

@@ -39,6 +39,41 @@ class TrailTest {
     }
 
     @Test
+    void aHistoryWithInvalidUtf8StillCountsItsOtherLinesAndSaysSo(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("history.jsonl");
+        String entry = "{\"time\":\"2024-01-01T00:00:00Z\",\"hosts_fixed\":[\"gpu01\"]}\n";
+        byte[] e = entry.getBytes(StandardCharsets.UTF_8);
+        byte[] torn = {'{', '"', 't', (byte) 0xe2, (byte) 0x82, '\n'};
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        b.write(e);
+        b.write(torn);
+        b.write(e);
+        Files.write(f, b.toByteArray());
+        List<String> warnings = new java.util.ArrayList<>();
+        String text = Trail.readHistory(f, warnings);
+        assertEquals(2, io.rocectl.report.RemediationHistory.parse(text).size(), text);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("state file " + f + " holds invalid UTF-8"), warnings.get(0));
+    }
+
+    @Test
+    void aDirectoryInThePlaceOfTheHistoryIsAWarningNotACrash(@TempDir Path dir) throws Exception {
+        Path f = Files.createDirectories(dir.resolve("history.jsonl"));
+        List<String> warnings = new java.util.ArrayList<>();
+        assertEquals("", Trail.readHistory(f, warnings));
+        assertTrue(warnings.get(0).contains(f + " is a directory, not a file"), warnings.toString());
+        assertThrows(java.io.IOException.class, () -> Trail.append(f, "{\"a\":1}"));
+    }
+
+    @Test
+    void anAppendAfterATornLastLineStartsOnItsOwnLine(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("history.jsonl");
+        Files.writeString(f, "{\"a\":1}\n{\"a\":");
+        Trail.append(f, "{\"a\":3}");
+        assertEquals("{\"a\":1}\n{\"a\":\n{\"a\":3}\n", Files.readString(f));
+    }
+
+    @Test
     void historyIsNeverWrittenThroughASymlink(@TempDir Path dir) throws Exception {
         Path target = dir.resolve("precious");
         Files.writeString(target, "keep\n");

@@ -116,7 +116,11 @@ class ContribUnitsTest {
         assertTrue(metrics.startsWith("/var/lib/prometheus/node-exporter/") && metrics.endsWith(".prom"), metrics);
         assertTrue(option(argv, "--lock").startsWith("/run/"), argv.toString());
         assertTrue(option(argv, "--report").startsWith("/var/lib/rocectl/"), argv.toString());
-        assertEquals(List.of("rocectl"), parse(SERVICE).get("Service").get("StateDirectory"), "systemd creates /var/lib/rocectl");
+        assertEquals(List.of("rocectl/service"), parse(SERVICE).get("Service").get("StateDirectory"),
+                "systemd creates /var/lib/rocectl/service, the directory purge removes");
+        assertEquals(List.of("ROCECTL_STATE_DIR=/var/lib/rocectl/service"), parse(SERVICE).get("Service").get("Environment"),
+                "the unit keeps its history and samples in its own directory");
+        assertTrue(option(argv, "--report").startsWith("/var/lib/rocectl/service/"), argv.toString());
         // every option exists (a typo would make every timer run exit 5)
         RocectlCommand.commandLine().parseArgs(argv.subList(1, argv.size()).toArray(String[]::new));
     }
