@@ -64,6 +64,12 @@ public final class ConsoleReporter implements RunListener {
     }
 
     @Override
+    public synchronized void onIncludeFailed(List<HostResult> results) {
+        if (verbosity > 0) for (HostResult r : results) printOne(r);
+        else foldFailures(results);
+    }
+
+    @Override
     public synchronized void onHandlerEnd(String t, List<HostResult> results) {
         taskEnd("RUNNING HANDLER", t, results);
     }

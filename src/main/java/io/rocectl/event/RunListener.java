@@ -42,6 +42,13 @@ public interface RunListener {
         onTaskEnd(task, results);
     }
 
+    /**
+     * Hosts whose include failed after the include task ended (its file could not be read, or the
+     * include depth limit): each result was also given to {@link #onHostResult}. Shown as the
+     * task's failures are (Ansible prints them under the include's banner).
+     */
+    default void onIncludeFailed(List<HostResult> results) {}
+
     /** The play stops for every host (any_errors_fatal, a failed run_once task, max_fail_percentage). */
     default void onNoHostsLeft() {}
 

@@ -81,19 +81,25 @@ final class IncludeRun {
             List<String> live = new ArrayList<>(ctx.state().active(e.getValue()));
             live.removeAll(failed.keySet());
             if (live.isEmpty() || run.cancelled() || batchEnded) continue;
+            List<String> chain = new ArrayList<>(it.includes());
+            chain.add(e.getKey().file() + (e.getKey().tasksFrom() == null ? "" : " (" + e.getKey().tasksFrom() + ")"));
             List<Step> steps;
             try {
+                IncludeDepth.check(chain, t);
                 // the blocks' and play's connection, check_mode, ... as around the include (not its own)
                 steps = PlaybookLoader.withOptions(load(t, e.getKey(), slot), t.outerOptions());
             } catch (InputError err) {
                 // the included file is bad: the include fails on these hosts, with the place and the reason
+                List<HostResult> shown = new ArrayList<>();
                 for (String h : live) {
                     HostResult fr = new HostResult(h, t.displayName(), Status.FAILED, err.oneLine(),
                             Map.of("failed", true, "msg", err.oneLine()), null, List.of(), null, 0);
                     ctx.hosts().get(h).count(Status.FAILED);
                     ctx.listener().onHostResult(fr);
+                    shown.add(fr);
                     failed.put(h, new PlayRun.Failure(t, fr, true));
                 }
+                ctx.listener().onIncludeFailed(shown);
                 continue;
             }
             Block b = new Block(null, e.getKey().vars(), steps, List.of(), List.of(), Set.of(), t.mark());
@@ -105,7 +111,7 @@ final class IncludeRun {
             // (one host) keeps it from waiting on a fork that may never come free
             Strategy strategy = "free".equals(run.play().strategy()) ? new LinearStrategy()
                     : Strategy.named(run.play().strategy());
-            PlayIterator included = new PlayIterator(Program.of(program), live, local);
+            PlayIterator included = new PlayIterator(Program.of(program), live, local, chain);
             strategy.run(run, included);
             batchEnded = included.batchEnded();
             for (String h : live) {

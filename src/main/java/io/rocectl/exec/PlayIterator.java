@@ -40,10 +40,24 @@ final class PlayIterator {
     /** {@link #endBatch} ran: this iterator's own, never shared between hosts' includes. */
     private boolean batchEnded;
 
+    /** The files included to reach this program, outermost first (empty for a play's own tasks). */
+    private final List<String> includes;
+
     PlayIterator(Program program, List<String> hosts, RunState run) {
+        this(program, hosts, run, List.of());
+    }
+
+    /** An included program: {@code includes} names the files (or roles) included to reach it. */
+    PlayIterator(Program program, List<String> hosts, RunState run, List<String> includes) {
         this.program = program;
         this.run = run;
+        this.includes = List.copyOf(includes);
         for (String h : hosts) cursors.put(h, new Cursor());
+    }
+
+    /** The chain of includes that led here, outermost first. */
+    List<String> includes() {
+        return includes;
     }
 
     Program program() {
