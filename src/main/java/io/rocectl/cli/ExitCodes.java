@@ -1,6 +1,6 @@
 package io.rocectl.cli;
 
-/** Every exit code rocectl returns, in one place (documented in the README). */
+/** Every exit code rocectl returns, in one place (documented in docs/operations.md). */
 public final class ExitCodes {
     private ExitCodes() {}
 

@@ -16,7 +16,7 @@ public final class RocectlCommand {
     /** The subcommands, in the order help lists them. */
     static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ShellCommand.class, InventoryCommand.class,
             ProbeCommand.class, RemediateCommand.class, DoctorCommand.class, ExplainCommand.class, HealthCommand.class,
-            DemoCommand.class, LabCommand.class, CompletionCommand.class);
+            DemoCommand.class, LabCommand.class, CompletionCommand.class, ManCommand.class);
 
     /** The whole command tree. */
     public static CommandLine commandLine() {
@@ -27,13 +27,13 @@ public final class RocectlCommand {
 
     /**
      * The tree for a command line whose first word is {@code first}: when that names a
-     * subcommand (other than the completion generator, which describes them all), the top
+     * subcommand (other than the completion and man page generators, which describe them all), the top
      * command with only that one (picocli builds each subcommand's model by reflection: tens of
      * milliseconds each at start-up); otherwise the whole tree (help, suggestions for a typo).
      */
     public static CommandLine commandLine(String first) {
         for (Class<?> c : SUBCOMMANDS) {
-            if (c != CompletionCommand.class && c.getAnnotation(Command.class).name().equals(first)) {
+            if (c != CompletionCommand.class && c != ManCommand.class && c.getAnnotation(Command.class).name().equals(first)) {
                 return new CommandLine(new RocectlCommand()).addSubcommand(c);
             }
         }

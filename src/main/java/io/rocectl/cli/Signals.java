@@ -7,7 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * SIGINT/SIGTERM handling, both exiting 130 as the README documents. During a guarded run (a
+ * SIGINT/SIGTERM handling, both exiting 130 as docs/operations.md documents. During a guarded run (a
  * playbook) the first signal asks the run to stop (no new task starts; tasks in flight finish
  * their step) and the command returns 130 itself; without one, or on a second signal, the
  * process exits 130 at once. The JVM's default would be 128 + the signal (143 for SIGTERM).

@@ -122,7 +122,7 @@ public record ProbeReport(
     }
 
     /**
-     * Exit status for probe/remediate, as the README documents: 0 every pair up; 2 pairs failed
+     * Exit status for probe/remediate, as docs/operations.md documents: 0 every pair up; 2 pairs failed
      * for a reason other than an unreachable host, or a host's NICs could not be read; 4 a host
      * was unreachable; 6 both.
      */

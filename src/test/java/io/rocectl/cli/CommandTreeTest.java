@@ -14,8 +14,8 @@ class CommandTreeTest {
         CommandLine whole = RocectlCommand.commandLine();
         for (String name : whole.getSubcommands().keySet()) {
             CommandLine one = RocectlCommand.commandLine(name);
-            if (name.equals("generate-completion")) {
-                assertEquals(whole.getSubcommands().keySet(), one.getSubcommands().keySet(), "completion describes every command");
+            if (name.equals("generate-completion") || name.equals("generate-man")) {
+                assertEquals(whole.getSubcommands().keySet(), one.getSubcommands().keySet(), name + " describes every command");
                 continue;
             }
             assertEquals(Set.of(name), one.getSubcommands().keySet(), name);

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,17 @@ class DistributionIT {
         return inv;
     }
 
+    /** The commands that have a man page: every command not hidden, depth first. */
+    private static List<CommandLine.Model.CommandSpec> visible(CommandLine cl) {
+        List<CommandLine.Model.CommandSpec> out = new java.util.ArrayList<>();
+        if (cl.getCommandSpec().usageMessage().hidden()) return out;
+        out.add(cl.getCommandSpec());
+        cl.getSubcommands().forEach((name, sub) -> {
+            if (name.equals(sub.getCommandName())) out.addAll(visible(sub));
+        });
+        return out;
+    }
+
     Path unpack() {
         Path dir = tmp.resolve("opt");
         assertTrue(dir.toFile().mkdirs());
@@ -66,7 +78,14 @@ class DistributionIT {
                 "lib/systemd/system/rocectl-remediate.service", "lib/systemd/system/rocectl-remediate.timer"));
         want.addAll(repoFiles("playbooks", "share/rocectl/playbooks"));
         want.addAll(repoFiles("inventory", "share/rocectl/inventory"));
+        want.addAll(repoFiles("docs", "share/doc/rocectl/docs"));
+        // a man page per visible command, generated at build time
+        for (CommandLine.Model.CommandSpec c : visible(io.rocectl.cli.RocectlCommand.commandLine())) {
+            want.add("share/man/man1/" + c.qualifiedName("-") + ".1");
+        }
         assertTrue(want.contains("share/rocectl/playbooks/roce-multinic.yaml"), want.toString());
+        assertTrue(want.contains("share/man/man1/rocectl-probe.1") && want.contains("share/doc/rocectl/docs/commands.md"),
+                want.toString());
         assertEquals(want, Dist.tarballFiles());
     }
 
