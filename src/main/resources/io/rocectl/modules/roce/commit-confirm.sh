@@ -89,7 +89,7 @@ apply)
   # them, and the timer must live on to undo the change.
   # It ignores SIGHUP, and so do the programs it starts.
   # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
-  (unset ROCECTL_CMD ROCECTL_SHELL; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
+  (unset ROCECTL_CMD ROCECTL_SHELL; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 9<&- &
   echo "$!" > "$f.pid"
   echo "$! $f"
   # the lookups go to ip as a here-document (the shell writes it: no process for a pipe)
