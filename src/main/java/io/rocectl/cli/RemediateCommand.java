@@ -146,6 +146,11 @@ public final class RemediateCommand implements Callable<Integer> {
                     System.out.print(io.rocectl.health.HealthReport.text(hp.notOk(), hp.unreachable()));
                 }
             }
+            if (res.stoppedBy() != null) {
+                System.err.println("rocectl: internal error, the fix rounds stopped (" + res.stoppedBy() + "); the report, metrics "
+                        + "and history hold what was known before it");
+                return ExitCodes.INTERNAL;
+            }
             return exitCode(r.exitCode(), hp);
         }
     }

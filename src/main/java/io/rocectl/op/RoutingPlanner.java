@@ -99,6 +99,8 @@ public final class RoutingPlanner {
         List<String> notes = new ArrayList<>();
         List<String> ruleDel = new ArrayList<>(), routeDel = new ArrayList<>(), routeSet = new ArrayList<>(),
                 ruleAdd = new ArrayList<>(), undo = new ArrayList<>(), diff = new ArrayList<>();
+        // each batch line's own inverse, by the line (a batch line is unique: see the keys below)
+        Map<String, String> inverseOf = new java.util.HashMap<>();
 
         // desired state
         List<Rule> wantRules = new ArrayList<>();
@@ -127,6 +129,7 @@ public final class RoutingPlanner {
             } else {
                 ruleDel.add("rule del " + r.spec());
                 undo.add("rule add " + r.spec());
+                inverseOf.put("rule del " + r.spec(), "rule add " + r.spec());
                 diff.add("- rule " + r.spec());
             }
         }
@@ -134,6 +137,7 @@ public final class RoutingPlanner {
             if (keep.contains(w)) continue;
             ruleAdd.add("rule add " + w.spec());
             undo.add(0, "rule del " + w.spec());
+            inverseOf.put("rule add " + w.spec(), "rule del " + w.spec());
             diff.add("+ rule " + w.spec());
         }
 
@@ -146,6 +150,7 @@ public final class RoutingPlanner {
             if (w == null || have.containsKey(k)) {
                 routeDel.add("route del " + r.spec());
                 undo.add("route replace " + r.spec());
+                inverseOf.put("route del " + r.spec(), "route replace " + r.spec());
                 diff.add("- route " + r.spec());
             } else {
                 have.put(k, r);
@@ -155,12 +160,18 @@ public final class RoutingPlanner {
             Route w = e.getValue();
             Route h = have.get(e.getKey());
             if (h != null && same(h, w)) continue;
-            routeSet.add("route replace " + w.spec());
+            // a route that was not there is added, not replaced: when it is there after all (the
+            // host changed since it was read), the batch stops at it instead of taking it over,
+            // and the restore of the lines before (RoutingPlan.restoreBefore) leaves it alone
+            String set = (h != null ? "route replace " : "route add ") + w.spec();
+            routeSet.add(set);
             if (h != null) {
                 undo.add("route replace " + h.spec());
                 diff.add("- route " + h.spec());
+                inverseOf.put(set, "route replace " + h.spec());
             } else {
                 undo.add(0, "route del " + w.spec());
+                inverseOf.put(set, "route del " + w.spec());
             }
             diff.add("+ route " + w.spec());
         }
@@ -172,7 +183,8 @@ public final class RoutingPlanner {
         String content = tablesContent(in.nics(), in.base());
         boolean tablesChange = in.currentTables().map(c -> !c.equals(content)).orElse(true);
         if (tablesChange) diff.add("+ file /etc/iproute2/rt_tables.d/rocectl.conf");
-        return new RoutingPlan(batch, batch.isEmpty() ? List.of() : undo, content, tablesChange, diff, notes);
+        return new RoutingPlan(batch, batch.isEmpty() ? List.of() : undo, content, tablesChange, diff, notes,
+                batch.stream().map(inverseOf::get).toList());
     }
 
     private static String key(Route r) {

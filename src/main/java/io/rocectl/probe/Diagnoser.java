@@ -522,6 +522,14 @@ public final class Diagnoser {
     /** Localises faults and returns the pass's conclusions. */
     public Diagnosis finish() {
         judgeLoss();
+        // a source host nobody said anything about (no output, neither unreachable nor
+        // incomplete: its connection went away between two passes) keeps its pairs: probe incomplete
+        for (int e = 0; e < g.size(); e++) {
+            String h = g.at(e).host();
+            if (totalAsSrc[e] < g.targets(e) && !hosts.containsKey(h) && !unreachable.contains(h) && !incomplete.containsKey(h)) {
+                incomplete.put(h, "no probe result from this host");
+            }
+        }
         // pairs whose source host was unreachable or did not finish: counted as failed, not itemised
         long unprobed = 0, unfinished = 0;
         for (int e = 0; e < g.size(); e++) {

@@ -189,6 +189,11 @@ public final class ProbeRunner implements Prober {
             CheapProbeOutput old = previous.outputs().get(e.getKey());
             merged.put(e.getKey(), old == null ? e.getValue() : old.mergedWith(e.getValue()));
         }
+        // a host without a result in the previous pass and not probed again keeps why it had none
+        // (unreachable, probe incomplete): its pairs still count, they are not dropped
+        for (Map.Entry<String, String> e : previous.probeErrors().entrySet()) {
+            if (!merged.containsKey(e.getKey())) errors.putIfAbsent(e.getKey(), e.getValue());
+        }
         return finish(previous.graph(), previous.gathered(), merged, errors, started, t0, previous.heavyNote(), phases,
                 previous.heavyResults());
     }

@@ -21,8 +21,15 @@ public final class Remediator {
     public record Round(int index, long failedBefore, long fixableBefore, List<String> hostsFixed, Set<String> tags,
                         List<String> fixFailedOn, long failedAfter) {}
 
-    /** The end state and the rounds taken. */
-    public record Result(ProbeRunner.Outcome first, ProbeRunner.Outcome last, List<Round> rounds) {}
+    /**
+     * The end state and the rounds taken; {@code stoppedBy}, when not null, is the error that ended
+     * the rounds early ({@code last} is then what the probe knew before it).
+     */
+    public record Result(ProbeRunner.Outcome first, ProbeRunner.Outcome last, List<Round> rounds, String stoppedBy) {
+        public Result(ProbeRunner.Outcome first, ProbeRunner.Outcome last, List<Round> rounds) {
+            this(first, last, rounds, null);
+        }
+    }
 
     /** Progress for whoever watches (CLI or engine); may be a no-op. */
     public interface Progress {
@@ -67,10 +74,20 @@ public final class Remediator {
             if (implicated.isEmpty()) break;
             List<String> targets = new ArrayList<>(implicated);
             progress.fixing(r, targets, tags);
-            List<String> failedOn = fixer.fix(targets, tags);
-            hopeless.addAll(failedOn);
             long before = cur.diagnosis().pairsFailed();
-            cur = runner.reprobeFailed(cur, targets);
+            ProbeRunner.Outcome next;
+            List<String> failedOn;
+            try {
+                failedOn = fixer.fix(targets, tags);
+                next = runner.reprobeFailed(cur, targets);
+            } catch (RuntimeException e) {
+                // a bug past the first probe must not cost the run its report, metrics and history:
+                // the rounds stop, and what was known before this one is the result
+                return new Result(first, cur, rounds, "round " + r + ": " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            }
+            hopeless.addAll(failedOn);
+            cur = next;
             progress.probed("re-probe after round " + r, cur);
             rounds.add(new Round(r, before, fixable, targets, tags, failedOn, cur.diagnosis().pairsFailed()));
         }

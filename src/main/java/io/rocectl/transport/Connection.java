@@ -46,6 +46,21 @@ public interface Connection extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Takes rocectl's change lock of the host's network namespace, waiting at most {@code wait}
+     * for another rocectl run that holds it; held until {@link #unlockHost} or the end of the
+     * connection. Reading it does not count as a command ({@link #commandsStarted}): it changes
+     * nothing on the host. {@link HostLock#NONE} when this connection cannot hold one.
+     */
+    default HostLock lockHost(Duration wait) throws TransportException, CommandTimeoutException, InterruptedException {
+        return HostLock.NONE;
+    }
+
+    /** Releases what {@link #lockHost} took; nothing when it holds nothing. */
+    default void unlockHost() throws TransportException, CommandTimeoutException, InterruptedException {
+        // nothing held
+    }
+
     @Override
     void close();
 }

@@ -31,6 +31,16 @@ public abstract class ForwardingConnection implements Connection {
     public String checkNewPath(Duration timeout) throws InterruptedException { return inner.checkNewPath(timeout); }
 
     @Override
+    public HostLock lockHost(Duration wait) throws TransportException, CommandTimeoutException, InterruptedException {
+        return inner.lockHost(wait);
+    }
+
+    @Override
+    public void unlockHost() throws TransportException, CommandTimeoutException, InterruptedException {
+        inner.unlockHost();
+    }
+
+    @Override
     public void close() {
         // the owner of the underlying connection closes it
     }

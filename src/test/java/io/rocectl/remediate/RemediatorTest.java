@@ -44,6 +44,20 @@ class RemediatorTest {
     }
 
     @Test
+    void anInternalErrorInARoundKeepsWhatTheProbeKnewAndSaysSo() throws Exception {
+        FakeProber p = new FakeProber("gpu01", "gpu02", "gpu03", "gpu04").broken("gpu01", Cause.ROUTE_WRONG_DEV);
+        Fixer fails = (targets, tags) -> {
+            throw new IllegalStateException("probe counts inconsistent: total 16 of 24");
+        };
+        Remediator.Result r = new Remediator(p, fails, 3, QUIET).run(List.of("gpu01", "gpu02", "gpu03", "gpu04"), null,
+                h -> Map.of());
+        assertEquals("round 1: IllegalStateException: probe counts inconsistent: total 16 of 24", r.stoppedBy());
+        assertEquals(r.first(), r.last(), "the result is the last complete probe");
+        assertEquals(1, r.last().diagnosis().pairsFailed());
+        assertTrue(r.rounds().isEmpty());
+    }
+
+    @Test
     void aFixThatRevealsAnotherFaultGetsASecondRound() throws Exception {
         FakeProber p = new FakeProber("gpu01", "gpu02", "gpu03", "gpu04").broken("gpu02", Cause.ARP_FLUX)
                 .reveals("gpu02", "arp", "gpu01", Cause.NEIGH_STALE);

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -53,6 +54,14 @@ public final class SimCluster implements Connector {
                 macs[h * k + i] = mac(h, i);
             }
         }
+    }
+
+    /** Hosts whose SSH went away (sshd stopped): every command fails as a lost connection does. */
+    private final Set<Integer> down = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Host {@code h} stops answering (its sshd is gone) from now on. */
+    public void down(int h) {
+        down.add(h);
     }
 
     public void faults(FaultModel f) {
@@ -105,7 +114,8 @@ public final class SimCluster implements Connector {
             @Override public void close() { }
 
             @Override
-            public ExecResult exec(Cmd cmd, Duration timeout) {
+            public ExecResult exec(Cmd cmd, Duration timeout) throws io.rocectl.transport.TransportException {
+                if (down.contains(h)) throw new io.rocectl.transport.TransportException(host + ": connection lost during command");
                 long t0 = threads.getCurrentThreadCpuTime();
                 try {
                     calls.incrementAndGet();

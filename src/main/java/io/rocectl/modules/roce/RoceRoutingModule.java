@@ -15,12 +15,15 @@ import io.rocectl.op.RoutingPlanner;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.HostLock;
 import io.rocectl.transport.TransportException;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code roce_routing}: per-NIC policy routing (see {@link RoutingPlanner}), applied per host in
@@ -69,6 +72,41 @@ public final class RoceRoutingModule implements Module {
 
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
+        if (ctx.check()) return runLocked(ctx);
+        // two runs changing one host never interleave: the read, the plan, the change and its
+        // confirmation happen under the host's lock (see HostLock); a run that waited for it
+        // reads the host again, as the other run changed it
+        Duration wait = lockWait(ctx);
+        HostLock lock = ctx.connection().lockHost(wait);
+        if (lock == HostLock.BUSY) {
+            return ModuleResult.failed("another rocectl run held this host's routing lock for more than " + wait.toSeconds()
+                    + " s: nothing was changed; run again once it is done");
+        }
+        if (lock == HostLock.WAITED) HostNics.forget(ctx.connection());
+        try {
+            ModuleResult r = runLocked(ctx);
+            if (lock != HostLock.WAITED) return r;
+            Map<String, Object> data = new LinkedHashMap<>(r.data() == null ? Map.of() : r.data());
+            data.put("lock", "waited for another rocectl run on the host");
+            return r.withData(data);
+        } finally {
+            if (lock.held()) {
+                try {
+                    ctx.connection().unlockHost();
+                } catch (TransportException | CommandTimeoutException e) {
+                    // the connection's shell is gone, and the lock with it
+                }
+            }
+        }
+    }
+
+    /** How long a run waits for another one's routing change on the host: twice its rollback window, at least 60 s. */
+    static Duration lockWait(TaskContext ctx) {
+        int confirm = Values.toInt(ctx.args().get("confirm_timeout"), 30, "confirm_timeout");
+        return Duration.ofSeconds(Math.max(60L, 2L * Math.max(0, confirm)));
+    }
+
+    private ModuleResult runLocked(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         // the host as the tasks before saw it (their snapshot, when nothing ran since); then the
         // timers a run that died left behind, which would undo what this run finds or does: when
         // one was there (disarmed, or waited for while it fired) the host is read again after it
@@ -81,7 +119,7 @@ public final class RoceRoutingModule implements Module {
         if (!older.stillFiring().isEmpty()) return ModuleResult.failed(older.describe(ctx.check()) + "; run again once it is done");
         String olderNote = older.any() ? older.describe(ctx.check()) + "; " : "";
         if (!older.any()) HostNics.keep(ctx.connection()); // no timer was there: the host is as read
-        ModuleResult r = converge(ctx, older.any() ? RoceHost.gather(ctx) : seen);
+        ModuleResult r = converge(ctx, older.any() ? RoceHost.gather(ctx) : seen, false);
         if (!older.any()) return r;
         Map<String, Object> data = new LinkedHashMap<>(r.data());
         data.put("older_rollbacks_disarmed", older.disarmed());
@@ -89,7 +127,12 @@ public final class RoceRoutingModule implements Module {
                 r.diff(), r.facts());
     }
 
-    private ModuleResult converge(TaskContext ctx, RoceHost h) throws TransportException, CommandTimeoutException, InterruptedException {
+    /**
+     * Plans and applies; {@code replanned} when this is the second plan, made after a batch that failed
+     * because the host was not as read (its applied part undone, see {@link #fail}).
+     */
+    private ModuleResult converge(TaskContext ctx, RoceHost h, boolean replanned)
+            throws TransportException, CommandTimeoutException, InterruptedException {
         // roce_nics: [] with roce_confirm_remove: true asks for rocectl's routing to go: every rule
         // and route in its table range is deleted (the same commit-confirmed batch) and the table
         // names' file is removed once that holds
@@ -120,6 +163,14 @@ public final class RoceRoutingModule implements Module {
         RoceHost after = null; // the host after the change, when the disarm brought the read with it
         if (!p.batch().isEmpty()) {
             Outcome o = applyConfirmed(ctx, h, p, data, removal);
+            if (o.error() != null && o.replan() && !replanned) {
+                // the host was not as read (a change made beside rocectl's lock, or a read from
+                // before it): what this batch did is undone; plan once more from what is live now
+                HostNics.forget(ctx.connection());
+                ModuleResult r = converge(ctx, removal ? RoceHost.gatherAllowingNone(ctx) : RoceHost.gather(ctx), true);
+                return new ModuleResult(r.changed(), r.failed(), o.error() + "; planned again from the host as it is now: " + r.msg(),
+                        r.data(), r.diff(), r.facts());
+            }
             if (o.error() != null) return ModuleResult.failed(o.error()).withData(data).withDiff(diff);
             after = o.after();
         }
@@ -156,15 +207,23 @@ public final class RoceRoutingModule implements Module {
         List<String> diff = new java.util.ArrayList<>(p.diff());
         diff.removeIf(l -> l.endsWith(" " + Facts.ROCECTL_RT_TABLES));
         if (h.snap().rocectlTables().isPresent()) diff.add("- file " + Facts.ROCECTL_RT_TABLES);
-        return new RoutingPlan(p.batch(), p.undo(), "", false, diff, p.notes());
+        return new RoutingPlan(p.batch(), p.undo(), "", false, diff, p.notes(), p.inverse());
     }
 
     /** How a confirmed apply ended: a failure message, or the host as read after the disarm (may be null). */
-    private record Outcome(String error, RoceHost after) {
+    private record Outcome(String error, RoceHost after, boolean replan) {
         static Outcome failed(String error) {
-            return new Outcome(error, null);
+            return new Outcome(error, null, false);
+        }
+
+        /** A batch that failed on the host (null when it worked): its applied part undone, planning again may help. */
+        static Outcome batchFailed(Failed f) {
+            return f == null ? new Outcome(null, null, false) : new Outcome(f.msg(), null, f.replan());
         }
     }
+
+    /** A failed batch: what to say, and whether the host is as it was before it (so a new plan may be tried). */
+    private record Failed(String msg, boolean replan) {}
 
     /**
      * Applies the batch under a commit-confirmed rollback. The arm and the batch go in one
@@ -180,7 +239,7 @@ public final class RoceRoutingModule implements Module {
         if (confirm && timeout < 1) throw new ModuleException("confirm_timeout must be at least 1 second, got " + timeout);
         if (!confirm) {
             Cmd batch = Cmd.of("ip", "-batch", "-").withStdin(String.join("\n", p.batch()) + "\n");
-            return Outcome.failed(fail(ctx, ctx.run(batch), p, null));
+            return Outcome.batchFailed(fail(ctx, ctx.run(batch), p, null));
         }
         CommitConfirm.Applied ap;
         List<String> lookups = ctx.connection().hasNetworkPath() ? CommitConfirm.flowLookups(h.snap().ssh(), h.sel().mgmtIf())
@@ -201,8 +260,8 @@ public final class RoceRoutingModule implements Module {
         CommitConfirm.Armed armed = ap.armed();
         data.put("rollback_file", armed.file());
         data.put("rollback_pid", armed.pid());
-        String err = fail(ctx, ap.batch(), p, armed);
-        if (err != null) return Outcome.failed(err);
+        Failed err = fail(ctx, ap.batch(), p, armed);
+        if (err != null) return Outcome.batchFailed(err);
         String why;
         if (CommitConfirm.sameFlowRouting(ap, lookups.size())) {
             data.put("path_check", "routing of the SSH session's flow unchanged, both ways");
@@ -227,7 +286,7 @@ public final class RoceRoutingModule implements Module {
         } else if (why == null) {
             d = CommitConfirm.disarm(ctx, armed);
         }
-        if (d == CommitConfirm.Disarm.DISARMED) return new Outcome(null, after);
+        if (d == CommitConfirm.Disarm.DISARMED) return new Outcome(null, after, false);
         if (d == CommitConfirm.Disarm.GONE) {
             return Outcome.failed("this run's rollback timer (token " + armed.token() + ") was disarmed by another rocectl run on the "
                     + "host: the change is not confirmed by this run");
@@ -251,13 +310,53 @@ public final class RoceRoutingModule implements Module {
         return commandTimeout == null || commandTimeout.compareTo(half) > 0 ? half : commandTimeout;
     }
 
-    /** A failed batch: undo what part of it did, disarm, and say so; null when the batch worked. */
-    private static String fail(TaskContext ctx, ExecResult r, RoutingPlan p, CommitConfirm.Armed armed)
+    /** Where {@code ip -batch -} stopped: "Command failed -:N" on its stderr. */
+    private static final Pattern FAILED_LINE = Pattern.compile("Command failed -:(\\d+)");
+
+    /**
+     * A failed batch: undoes exactly the lines of it that took effect (ip stops at the first
+     * line that fails, and says which), nothing else, then disarms; null when the batch worked.
+     * When ip does not say where it stopped, nothing is undone blindly: the undo of the whole plan
+     * would remove what another run made, or what was there before (a route the batch failed to
+     * add because it existed already).
+     */
+    private static Failed fail(TaskContext ctx, ExecResult r, RoutingPlan p, CommitConfirm.Armed armed)
             throws TransportException, CommandTimeoutException, InterruptedException {
         if (r.ok()) return null;
-        ctx.run(Cmd.of("ip", "-force", "-batch", "-").withStdin(String.join("\n", p.undo()) + "\n"));
+        String why = r.stderr().strip();
+        Integer at = failedLine(why, p.batch().size());
+        String restored;
+        boolean replan = true;
+        if (at == null) {
+            restored = "ip did not say which line failed: nothing undone";
+        } else {
+            List<String> undo = p.restoreBefore(at - 1);
+            if (undo.isEmpty()) {
+                restored = "line " + at + " failed, nothing before it to undo";
+            } else {
+                ExecResult u = ctx.run(Cmd.of("ip", "-force", "-batch", "-").withStdin(String.join("\n", undo) + "\n"));
+                replan = u.ok();
+                restored = u.ok() ? "line " + at + " failed, the " + undo.size() + " line(s) before it undone"
+                        : "line " + at + " failed; undoing the " + undo.size() + " line(s) before it failed too: " + u.stderr().strip();
+            }
+        }
         if (armed != null) CommitConfirm.disarm(ctx, armed);
-        return "ip -batch failed, previous rules and routes restored: " + r.stderr().strip();
+        return new Failed("ip -batch failed (" + restored + "; rules and routes that were there before it left as they were): "
+                + why, replan);
+    }
+
+    /** The batch line ip says it stopped at (1 = the first), or null when it does not say or names no line of the batch. */
+    static Integer failedLine(String stderr, int lines) {
+        Matcher m = FAILED_LINE.matcher(stderr);
+        Integer at = null;
+        while (m.find()) {
+            try {
+                at = Integer.valueOf(m.group(1));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return at == null || at < 1 || at > lines ? null : at;
     }
 
     static String notes(List<String> notes) {

@@ -120,6 +120,34 @@ final class SharedShell {
         return p.toString();
     }
 
+    /** The shell's descriptor that holds the host lock ({@link #lockProgram}). */
+    static final int LOCK_FD = 9;
+
+    /**
+     * The shell text that takes rocectl's host lock in the shell itself (not a subshell: the lock
+     * lives as long as the shell, or until {@link #unlockProgram}): an flock(1) on the shell's
+     * network namespace ({@code /proc/self/ns/net}, one inode per namespace, readable by every
+     * user; no file to make), kept open on descriptor {@value #LOCK_FD}. Ends with the mark and
+     * 0 (held at once: one flock process), 1 (held after waiting up to {@code waitSeconds}), 2
+     * (another holder all that time), 3 (no flock on the host, or the namespace cannot be opened).
+     */
+    static String lockProgram(long waitSeconds, String mark) {
+        return "rocectl_lk=3; if command exec " + LOCK_FD + "</proc/self/ns/net && command -v flock >/dev/null 2>&1; then "
+                + "if flock -n " + LOCK_FD + "; then rocectl_lk=0; elif flock -w " + waitSeconds + " " + LOCK_FD
+                + "; then rocectl_lk=1; else rocectl_lk=2; fi; fi; "
+                + "case $rocectl_lk in [23]) command exec " + LOCK_FD + "<&-;; esac\n"
+                + end("$rocectl_lk", mark);
+    }
+
+    /** The shell text that releases what {@link #lockProgram} took (closing its descriptor). */
+    static String unlockProgram(String mark) {
+        return "command exec " + LOCK_FD + "<&-\n" + end("0", mark);
+    }
+
+    private static String end(String status, String mark) {
+        return "printf '\\n%s %s\\n' '" + mark + "' \"" + status + "\"; printf '\\n%s\\n' '" + mark + "' >&3\n";
+    }
+
     /** A new random mark for {@link #program}. */
     static String newMark() {
         return MARK + RemoteKill.newToken();

@@ -4,6 +4,7 @@ import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.HostLock;
 import io.rocectl.transport.RemoteKill;
 import io.rocectl.transport.TransportException;
 import net.schmizz.sshj.SSHClient;
@@ -46,6 +47,7 @@ final class SshConnection implements Connection {
     /** The connection's long-lived shell (see {@link SharedShell}); one command at a time. */
     private final java.util.concurrent.locks.ReentrantLock shellLock = new java.util.concurrent.locks.ReentrantLock();
     private SharedShell shell; // guarded by shellLock
+    private SharedShell lockShell; // the shell holding the host lock, guarded by shellLock
 
     SshConnection(String host, String user, SSHClient client) {
         this.host = host;
@@ -174,6 +176,61 @@ final class SshConnection implements Connection {
         } catch (InterruptedException e) {
             dropShell();
             throw e;
+        }
+    }
+
+    /**
+     * Takes the host lock in the connection's shell ({@link SharedShell#lockProgram}); the shell
+     * holds it until {@link #unlockHost} or its end (a dropped shell, a lost connection: the host
+     * releases it with the shell's process). Not counted as a command: it changes nothing.
+     */
+    @Override
+    public HostLock lockHost(Duration wait) throws TransportException, CommandTimeoutException, InterruptedException {
+        long secs = Math.max(1, wait.toSeconds());
+        String mark = SharedShell.newMark();
+        shellLock.lock();
+        try {
+            if (shell == null || !shell.usable()) {
+                dropShell();
+                shell = SharedShell.start(client.startSession());
+            }
+            ExecResult r = shell.run(SharedShell.lockProgram(secs, mark), mark, (secs + 10) * 1000, PUMPS);
+            lockShell = r.exitCode() <= 1 ? shell : null;
+            return switch (r.exitCode()) {
+                case 0 -> HostLock.HELD;
+                case 1 -> HostLock.WAITED;
+                case 2 -> HostLock.BUSY;
+                default -> HostLock.NONE;
+            };
+        } catch (TimeoutException te) {
+            dropShell();
+            throw new CommandTimeoutException(host + ": the host lock did not answer within " + (secs + 10) + " s");
+        } catch (IOException e) {
+            dropShell();
+            if (!client.isConnected()) throw new TransportException(host + ": connection lost during command");
+            throw new TransportException(host + ": " + e.getMessage(), e);
+        } finally {
+            shellLock.unlock();
+        }
+    }
+
+    /** Releases the lock when the shell that took it still runs (else the host released it with that shell). */
+    @Override
+    public void unlockHost() throws TransportException, CommandTimeoutException, InterruptedException {
+        shellLock.lock();
+        try {
+            if (lockShell == null || lockShell != shell || !shell.usable()) return;
+            String mark = SharedShell.newMark();
+            shell.run(SharedShell.unlockProgram(mark), mark, 10_000, PUMPS);
+        } catch (TimeoutException te) {
+            dropShell();
+            throw new CommandTimeoutException(host + ": releasing the host lock did not answer within 10 s");
+        } catch (IOException e) {
+            dropShell();
+            throw new TransportException(host + ": " + e.getMessage(), e);
+        } finally {
+            lockShell = null;
+            shellLock.unlock();
         }
     }
 

@@ -87,9 +87,10 @@ apply)
   # The sleeper carries neither this command's kill tag (RemoteKill's ROCECTL_CMD) nor the shared
   # shell's (ROCECTL_SHELL): when the change times out, its processes and that shell are killed by
   # them, and the timer must live on to undo the change.
-  # It ignores SIGHUP, and so do the programs it starts.
+  # It ignores SIGHUP, and so do the programs it starts. It does not keep descriptor 9, where the
+  # shared shell holds the host lock (HostLock): the lock ends with the change, not the timer.
   # shellcheck disable=SC2016 # $1.. of the sleeper's own sh
-  (unset ROCECTL_CMD ROCECTL_SHELL; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin") </dev/null >/dev/null 2>&1 &
+  (unset ROCECTL_CMD ROCECTL_SHELL; trap "" HUP; exec $s sh -c 'sleep "$1"; if mv "$2" "$2.firing" 2>/dev/null; then "$3" -force -batch "$2.firing" > "$2.log" 2>&1; mv -f "$2.firing" "$2.done"; fi; rm -f "$2.pid"' rocectl-rollback "$1" "$f" "$ipbin" 9<&-) </dev/null >/dev/null 2>&1 &
   echo "$!" > "$f.pid"
   echo "$! $f"
   # the lookups go to ip as a here-document (the shell writes it: no process for a pipe)

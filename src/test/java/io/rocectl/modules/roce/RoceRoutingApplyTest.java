@@ -58,7 +58,7 @@ class RoceRoutingApplyTest {
                 c -> FakeHost.ok(gather(state[0], markers)));
         h.on(c -> timer(c, "apply"), c -> {
             String armed = "4242 /run/rocectl/rollback-net1/rollback." + c.scriptArgs().get(2) + "\n";
-            if (batchFails) return new ExecResult(2, armed, "RTNETLINK answers: File exists", 1);
+            if (batchFails) return new ExecResult(2, armed, "RTNETLINK answers: File exists\nCommand failed -:3", 1);
             state[0] = afterApply;
             return FakeHost.ok(armed);
         });
@@ -251,16 +251,22 @@ class RoceRoutingApplyTest {
     }
 
     @Test
-    void aFailedBatchIsUndoneAndDisarmed() throws Exception {
+    void aFailedBatchUndoesExactlyTheLinesBeforeTheOneThatFailedThenPlansAgain() throws Exception {
         FakeHost h = host(new String[] {"8nic-missing"}, true);
         ModuleResult r = new RoceRoutingModule().run(ctx(h, false, reconnects(new int[1])));
         assertTrue(r.failed(), r.msg());
-        assertTrue(r.msg().startsWith("ip -batch failed, previous rules and routes restored: RTNETLINK"), r.msg());
+        assertTrue(r.msg().startsWith("ip -batch failed (line 3 failed, the 2 line(s) before it undone; rules and routes that were "
+                + "there before it left as they were): RTNETLINK answers: File exists"), r.msg());
+        assertTrue(r.msg().contains("; planned again from the host as it is now: "), r.msg());
+        List<Call> applies = h.calls(c -> timer(c, "apply"));
+        assertEquals(2, applies.size(), "planned and applied once more after the failure");
+        List<String> batch = applied(applies.get(0), true);
+        // lines 1 and 2 took effect (two routes added that were not there): exactly those go, last first
+        List<String> expected = List.of(batch.get(1).replace("route add ", "route del "), batch.get(0).replace("route add ", "route del "));
         List<Call> undo = h.calls(c -> c.is("ip", "-force", "-batch", "-"));
-        assertEquals(1, undo.size());
-        List<String> armedUndo = applied(h.calls(c -> timer(c, "apply")).get(0), false);
-        assertEquals(armedUndo, List.of(undo.get(0).stdin().strip().split("\n")), "the undo run is the one the rollback holds");
-        assertEquals(1, h.calls(c -> timer(c, "disarm")).size());
+        assertEquals(2, undo.size(), "one restore per failed batch");
+        assertEquals(expected, List.of(undo.get(0).stdin().strip().split("\n")));
+        assertEquals(2, h.calls(c -> timer(c, "disarm")).size(), "each failed batch's rollback is disarmed");
     }
 
     @Test
