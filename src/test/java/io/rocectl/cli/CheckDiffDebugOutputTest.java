@@ -166,7 +166,7 @@ class CheckDiffDebugOutputTest {
         assertTrue(out.contains("TASK [only with -v] ***"), out);
         assertTrue(out.contains("\nskipping: [node[01-03]]\n"), out);
         assertFalse(out.contains("detail"), out);
-        assertTrue(out.matches("(?s).*node\\[01-03] +: ok=3 changed=0 unreachable=0 failed=0 skipped=1.*"), out);
+        assertTrue(out.matches("(?s).*node\\[01-03] +: ok=3 +changed=0 +unreachable=0 +failed=0 +skipped=1.*"), out);
     }
 
     @Test
