@@ -68,7 +68,7 @@ public final class RunCommand implements Callable<Integer> {
         Fleet fleet = Fleet.load(inv, conn);
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
         RunOptions opts = new RunOptions(fleet.forks(), check, diff, inv.limit(), tags, skipTags, extra,
-                become ? Boolean.TRUE : null, fleet.commandTimeout(), RetryFiles.dir());
+                become ? Boolean.TRUE : null, fleet.commandTimeout(), RetryFiles.dir(), out.verbosity());
         if (listHosts || listTasks || syntaxCheck) {
             Map<io.rocectl.playbook.Play, List<String>> plan = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts,
                     new RunListener() { }, new Cancel()).plan(pb);

@@ -23,7 +23,8 @@ public final class DidYouMean {
         return closest(word, known).map(s -> " (did you mean '" + s + "'?)").orElse("");
     }
 
-    static int distance(String a, String b) {
+    /** The Damerau-Levenshtein distance of two words. */
+    public static int distance(String a, String b) {
         int[][] d = new int[a.length() + 1][b.length() + 1];
         for (int i = 0; i <= a.length(); i++) d[i][0] = i;
         for (int j = 0; j <= b.length(); j++) d[0][j] = j;

@@ -10,7 +10,10 @@ import java.util.Map;
 
 /**
  * Ansible-like text output. Identical results of many hosts print once under their folded host
- * set ({@code ok: [gpu[01-30,32]]}); {@code -v} prints every host with its message.
+ * set ({@code ok: [gpu[01-30,32]]}); {@code -v} prints every host with its message. A
+ * {@code debug} message prints at every verbosity as Ansible prints it
+ * ({@code ok: [h1] => { "msg": ... }}), once per distinct message; {@code -D} prints one diff per
+ * distinct change ({@code --- diff for gpu[01-08] (8 hosts) ---}).
  */
 public final class ConsoleReporter implements RunListener {
     private final PrintStream out;
@@ -21,6 +24,8 @@ public final class ConsoleReporter implements RunListener {
     private int done;
     private int total;
     private String task;
+    /** At -v, the first host that printed each debug body of the current task (later ones refer to it). */
+    private final Map<String, String> printedBody = new LinkedHashMap<>();
 
     public ConsoleReporter(PrintStream out, int verbosity, boolean color, boolean diff, boolean progress) {
         this.out = out;
@@ -77,20 +82,32 @@ public final class ConsoleReporter implements RunListener {
     private void taskEnd(String kind, String t, List<HostResult> results) {
         out.println();
         out.println(banner(kind + " [" + t + "]"));
+        printedBody.clear();
         if (verbosity > 0) {
             for (HostResult r : results) printOne(r);
         } else {
+            Map<String, List<String>> items = new LinkedHashMap<>();
             Map<String, List<String>> groups = new LinkedHashMap<>();
             List<HostResult> detailed = new ArrayList<>();
             for (HostResult r : results) {
                 if (includedAny(r)) continue; // its included: line says it
+                if (r.status() == Status.OK && r.items().stream().anyMatch(i -> i.shown() != null)) {
+                    // a debug loop: each item's message, as Ansible prints it, once per distinct one
+                    for (HostResult i : r.items()) {
+                        String line = i.status().label() + "\0" + via(i) + "\0" + " => (item=" + i.itemLabel() + ")"
+                                + (i.shown() == null ? "" : " => " + body(i.shown()));
+                        items.computeIfAbsent(line, k -> new ArrayList<>()).add(r.host());
+                    }
+                    continue;
+                }
                 if (r.status() == Status.FAILED || r.status() == Status.UNREACHABLE || r.status() == Status.IGNORED) {
                     detailed.add(r);
                     continue;
                 }
                 // hosts fold with the hosts of the same status that ran on the same delegate
                 String key = r.status().label() + "\0" + via(r)
-                        + (r.status() == Status.CHANGED && !r.msg().isEmpty() ? "\0" + r.msg() : "");
+                        + (r.status() == Status.CHANGED && !r.msg().isEmpty() ? "\0" + r.msg()
+                        : r.shown() != null ? "\0" + body(r.shown()) : "");
                 groups.computeIfAbsent(key, k -> new ArrayList<>()).add(r.host());
             }
             for (Map.Entry<String, List<String>> e : groups.entrySet()) {
@@ -100,17 +117,34 @@ public final class ConsoleReporter implements RunListener {
                         + (parts.length > 2 ? " => " + parts[2] : "");
                 out.println(paint(s, line));
             }
+            for (Map.Entry<String, List<String>> e : items.entrySet()) {
+                String[] parts = e.getKey().split("\0", 3);
+                out.println(paint(statusOf(parts[0]), parts[0] + ": [" + NodeSet.fold(e.getValue()) + parts[1] + "]" + parts[2]));
+            }
             foldFailures(detailed);
         }
         printIncluded(results);
-        if (diff) {
-            for (HostResult r : results) {
-                if (r.diff() != null && !r.diff().isEmpty()) {
-                    out.println("--- diff [" + r.host() + "]");
-                    out.print(r.diff().endsWith("\n") ? r.diff() : r.diff() + "\n");
-                }
-            }
+        if (diff) FoldedDiffs.print(out, results, verbosity);
+    }
+
+    /** A debug body as Ansible prints it (indented JSON, keys sorted). */
+    private static String body(Map<String, Object> shown) {
+        try {
+            return io.rocectl.template.JsonText.displayed(shown);
+        } catch (RuntimeException e) {
+            return String.valueOf(shown);
         }
+    }
+
+    /**
+     * At -v, a debug result's body: in full for the first host that shows it in this task,
+     * {@code (same as HOST)} for the next ones.
+     */
+    private String bodyOnce(HostResult r) {
+        String b = body(r.shown());
+        String key = (r.itemLabel() == null ? "" : r.itemLabel()) + "\0" + b;
+        String first = printedBody.putIfAbsent(key, r.host());
+        return first == null ? b : "(same as " + first + ")";
     }
 
     /**
@@ -240,7 +274,8 @@ public final class ConsoleReporter implements RunListener {
             case FAILED, IGNORED -> loop ? null : "fatal: [" + r.label() + "]: FAILED! => " + failureText(r);
             case UNREACHABLE -> "fatal: [" + r.label() + "]: UNREACHABLE! => " + r.msg();
             case SKIPPED -> "skipping: [" + r.label() + "]" + (loop || r.msg().isEmpty() ? "" : " => " + r.msg());
-            default -> loop ? null : r.status().label() + ": [" + r.label() + "]" + (r.msg().isEmpty() ? "" : " => " + r.msg());
+            default -> loop ? null : r.status().label() + ": [" + r.label() + "]"
+                    + (r.shown() != null ? " => " + bodyOnce(r) : r.msg().isEmpty() ? "" : " => " + r.msg());
         };
         if (line != null) out.println(paint(r.status(), line));
         if (r.status() == Status.IGNORED) out.println(paint(Status.SKIPPED, "...ignoring"));
@@ -257,7 +292,8 @@ public final class ConsoleReporter implements RunListener {
             case FAILED, IGNORED -> "failed: [" + i.label() + "] " + item + " => " + failureText(i);
             case UNREACHABLE -> "fatal: [" + i.label() + "]: UNREACHABLE! => " + item + " " + i.msg();
             case SKIPPED -> "skipping: [" + i.label() + "] => " + item + " ";
-            default -> i.status().label() + ": [" + i.label() + "] => " + item + (i.msg().isEmpty() ? "" : " => " + i.msg());
+            default -> i.status().label() + ": [" + i.label() + "] => " + item
+                    + (i.shown() != null ? " => " + bodyOnce(i) : i.msg().isEmpty() ? "" : " => " + i.msg());
         };
         out.println(paint(i.status(), line));
         if (verbosity > 1) {

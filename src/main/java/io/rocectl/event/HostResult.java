@@ -13,9 +13,12 @@ import java.util.Map;
  * @param via   where a delegated task ran, as Ansible's console names it: the {@code delegate_to}
  *              host, followed by {@code (ADDRESS)} when it is reached at another address; null
  *              when the task ran on its own host
+ * @param shown what the console prints as the result's body, as Ansible's callback does for
+ *              {@code debug} ({@code {"msg": ...}} or {@code {VAR: value}}); null: none
  */
 public record HostResult(String host, String task, Status status, String msg, Map<String, Object> data,
-                         String diff, List<HostResult> items, String itemLabel, long millis, String via) {
+                         String diff, List<HostResult> items, String itemLabel, long millis, String via,
+                         Map<String, Object> shown) {
 
     /** What {@code no_log: true} shows instead of a result (Ansible's words). */
     public static final String NO_LOG =
@@ -27,6 +30,12 @@ public record HostResult(String host, String task, Status status, String msg, Ma
         msg = msg == null ? "" : msg;
     }
 
+    /** A result without a body to show (see the record's parameters). */
+    public HostResult(String host, String task, Status status, String msg, Map<String, Object> data,
+                      String diff, List<HostResult> items, String itemLabel, long millis, String via) {
+        this(host, task, status, msg, data, diff, items, itemLabel, millis, via, null);
+    }
+
     /** A result of a task run on its own host. */
     public HostResult(String host, String task, Status status, String msg, Map<String, Object> data,
                       String diff, List<HostResult> items, String itemLabel, long millis) {
@@ -35,7 +44,12 @@ public record HostResult(String host, String task, Status status, String msg, Ma
 
     /** This result, run on {@code via} (see the record's parameter). */
     public HostResult via(String where) {
-        return new HostResult(host, task, status, msg, data, diff, items, itemLabel, millis, where);
+        return new HostResult(host, task, status, msg, data, diff, items, itemLabel, millis, where, shown);
+    }
+
+    /** This result with {@code body} shown under its line (see the record's parameter). */
+    public HostResult showing(Map<String, Object> body) {
+        return new HostResult(host, task, status, msg, data, diff, items, itemLabel, millis, via, body);
     }
 
     /**

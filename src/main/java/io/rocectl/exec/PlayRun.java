@@ -413,8 +413,9 @@ final class PlayRun {
                             h.inventoryVars.get("ansible_become")), false, "ansible_become");
             r = ctx.exec().run(h, t, vars, become);
         } catch (TemplateException | ModuleException e) {
+            String msg = (e instanceof TemplateException ? TaskExecutor.where(t) : "") + e.getMessage();
             r = new HostResult(host, t.displayName(), t.ignoreErrors() ? Status.IGNORED : Status.FAILED,
-                    e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), null, 0);
+                    msg, Map.of("failed", true, "msg", msg), null, List.of(), null, 0);
         }
         h.count(r);
         notify(t, host, r.status());

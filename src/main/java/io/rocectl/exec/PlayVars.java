@@ -56,6 +56,7 @@ final class PlayVars {
         v.put("ansible_play_hosts_all", playHosts);
         v.put("ansible_play_name", play.name());
         v.put("ansible_check_mode", ctx.opts().check());
+        v.put("ansible_verbosity", ctx.opts().verbosity());
         v.put("playbook_dir", ctx.playbookDir());
         layer(v, play.vars());
         layer(v, scopeVars);

@@ -156,8 +156,7 @@ public final class PlaybookRunner {
         if (opts.retryDir() == null || (failed.isEmpty() && unreachable.isEmpty())) return null;
         Set<String> all = new LinkedHashSet<>(failed);
         all.addAll(unreachable);
-        String base = pb.file().getFileName().toString().replaceAll("\\.ya?ml$", "");
-        Path f = opts.retryDir().resolve(base + ".retry");
+        Path f = opts.retryDir().resolve(retryName(pb.file()));
         try {
             // the retry directory and its files are private (0700/0600) whatever the umask
             OwnFiles.createDirs(opts.retryDir());
@@ -167,6 +166,27 @@ public final class PlaybookRunner {
         } catch (IOException e) {
             listener.onWarning("cannot write retry file " + f + ": " + e.getMessage());
             return null;
+        }
+    }
+
+    /**
+     * A playbook's retry file name: its base name and a short hash of its real path
+     * ({@code site-1f2e3d4c.retry}), so two {@code site.yml} in different directories never share one.
+     */
+    public static String retryName(Path playbook) {
+        Path real;
+        try {
+            real = playbook.toRealPath();
+        } catch (IOException e) {
+            real = playbook.toAbsolutePath().normalize();
+        }
+        String base = real.getFileName().toString().replaceAll("\\.ya?ml$", "");
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(real.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return base + "-" + java.util.HexFormat.of().formatHex(h, 0, 4) + ".retry";
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
     }
 }

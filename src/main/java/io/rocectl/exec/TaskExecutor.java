@@ -137,7 +137,7 @@ final class TaskExecutor {
             return new HostResult(host.name, task.displayName(), s, msg, data, null, itemResults, null,
                     (System.nanoTime() - t0) / 1_000_000, vias.size() == 1 ? vias.iterator().next() : null);
         } catch (TemplateException e) {
-            return failure(host, task, e.getMessage(), t0);
+            return failure(host, task, where(task) + e.getMessage(), t0);
         }
     }
 
@@ -243,8 +243,12 @@ final class TaskExecutor {
         boolean skipped = Boolean.TRUE.equals(data.get("skipped"));
         Status s = failed ? (task.ignoreErrors() ? Status.IGNORED : Status.FAILED)
                 : skipped ? Status.SKIPPED : changed ? Status.CHANGED : Status.OK;
-        String msg = data.get("msg") == null ? mr.msg() : String.valueOf(data.get("msg"));
-        return new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0), via);
+        // in check mode a change is shown in the module's words ("would write ..."), whatever is registered
+        boolean would = check && changed && !failed && mr.changed() && !mr.msg().isEmpty();
+        String msg = would || data.get("msg") == null ? mr.msg() : String.valueOf(data.get("msg"));
+        HostResult hr = new HostResult(host.name, task.displayName(), s, msg, data, mr.diff(), List.of(), label, elapsed(t0), via);
+        Map<String, Object> body = s == Status.OK ? module.shown(data) : null;
+        return body == null ? hr : hr.showing(body);
     }
 
     /**
@@ -306,6 +310,11 @@ final class TaskExecutor {
             args.put("that", evaluated);
         }
         return args;
+    }
+
+    /** {@code FILE:LINE: } of a task, to put before a template error's text; "" when not known. */
+    static String where(Task task) {
+        return task.mark() == null || task.mark().file() == null ? "" : task.mark().file() + ":" + task.mark().line() + ": ";
     }
 
     private void register(HostState host, Task task, Map<String, Object> data) {

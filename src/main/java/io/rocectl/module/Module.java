@@ -29,4 +29,12 @@ public interface Module {
     default boolean registersMessage() {
         return true;
     }
+
+    /**
+     * What the console prints under a successful result's line, from its registered result (as
+     * Ansible's callback prints {@code debug}'s message); null: nothing.
+     */
+    default java.util.Map<String, Object> shown(java.util.Map<String, Object> registered) {
+        return null;
+    }
 }

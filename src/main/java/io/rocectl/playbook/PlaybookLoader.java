@@ -436,8 +436,8 @@ public final class PlaybookLoader {
                 }
                 if (modules.find(key) == null) {
                     Collection<String> known = new TreeSet<>(modules.all().keySet());
-                    String hint = DidYouMean.hint(key, known);
-                    if (hint.isEmpty()) hint = DidYouMean.hint(key, TASK_KEYS);
+                    String hint = DidYouMean.hint(key, TASK_KEYS);
+                    if (hint.isEmpty() || !DidYouMean.hint(key, known).isEmpty()) hint = ModuleHint.of(key, known);
                     throw src.error(t.getKeyNode(), "unknown module '" + key + "'" + hint);
                 }
                 if (module != null) {
@@ -565,7 +565,7 @@ public final class PlaybookLoader {
         } else {
             Module mod = modules.find(module);
             if (mod == null) throw src.error(moduleValue, "unknown module '" + module + "'"
-                    + DidYouMean.hint(module, new TreeSet<>(modules.all().keySet())));
+                    + ModuleHint.of(module, new TreeSet<>(modules.all().keySet())));
             b = Task.builder(mod.name()).args(args(src, mod, module, moduleValue, argsNode, localText,
                     localAction && localText == null));
         }
@@ -630,7 +630,7 @@ public final class PlaybookLoader {
             text = sp < 0 ? "" : s.substring(sp + 1).strip();
         }
         if (modules.find(module) == null || Task.META.equals(module)) {
-            throw src.error(v, "unknown module '" + module + "'" + DidYouMean.hint(module, new TreeSet<>(modules.all().keySet())));
+            throw src.error(v, "unknown module '" + module + "'" + ModuleHint.of(module, new TreeSet<>(modules.all().keySet())));
         }
         return new String[] {module, text};
     }

@@ -8,17 +8,27 @@ import java.util.TreeMap;
 import java.util.LinkedHashMap;
 
 /** JSON as Python's {@code json} module writes it ({@code to_json}, {@code to_nice_json}) and reads it ({@code from_json}). */
-final class JsonText {
+public final class JsonText {
     private JsonText() {}
 
     /** {@code json.dumps(v)}, or with {@code indent > 0} the sorted, indented form of {@code to_nice_json}. */
     static String dump(Object v, int indent, boolean sortKeys) {
         StringBuilder sb = new StringBuilder();
-        write(v, indent, sortKeys, 0, sb);
+        write(v, indent, sortKeys, true, 0, sb);
         return sb.toString();
     }
 
-    private static void write(Object v, int indent, boolean sort, int level, StringBuilder sb) {
+    /**
+     * A result as Ansible's default callback prints it: {@code json.dumps(v, indent=4,
+     * sort_keys=True, ensure_ascii=False)}.
+     */
+    public static String displayed(Object v) {
+        StringBuilder sb = new StringBuilder();
+        write(v, 4, true, false, 0, sb);
+        return sb.toString();
+    }
+
+    private static void write(Object v, int indent, boolean sort, boolean ascii, int level, StringBuilder sb) {
         if (v instanceof Undefined u) throw u.error();
         if (v == null) sb.append("null");
         else if (v instanceof Boolean b) sb.append(b);
@@ -39,9 +49,9 @@ final class JsonText {
                 if (!first) sb.append(indent > 0 ? "," : ", ");
                 first = false;
                 newline(indent, level + 1, sb);
-                string(e.getKey(), sb);
+                string(e.getKey(), ascii, sb);
                 sb.append(": ");
-                write(e.getValue(), indent, sort, level + 1, sb);
+                write(e.getValue(), indent, sort, ascii, level + 1, sb);
             }
             newline(indent, level, sb);
             sb.append('}');
@@ -56,11 +66,11 @@ final class JsonText {
                 if (!first) sb.append(indent > 0 ? "," : ", ");
                 first = false;
                 newline(indent, level + 1, sb);
-                write(x, indent, sort, level + 1, sb);
+                write(x, indent, sort, ascii, level + 1, sb);
             }
             newline(indent, level, sb);
             sb.append(']');
-        } else string(v.toString(), sb);
+        } else string(v.toString(), ascii, sb);
     }
 
     private static void newline(int indent, int level, StringBuilder sb) {
@@ -68,7 +78,7 @@ final class JsonText {
         sb.append('\n').append(" ".repeat(indent * level));
     }
 
-    private static void string(String s, StringBuilder sb) {
+    private static void string(String s, boolean ascii, StringBuilder sb) {
         sb.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -81,7 +91,7 @@ final class JsonText {
                 case '\b' -> sb.append("\\b");
                 case '\f' -> sb.append("\\f");
                 default -> {
-                    if (c < 0x20 || c > 0x7e) sb.append(String.format("\\u%04x", (int) c));
+                    if (c < 0x20 || ascii && c > 0x7e) sb.append(String.format("\\u%04x", (int) c));
                     else sb.append(c);
                 }
             }

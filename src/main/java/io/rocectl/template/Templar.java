@@ -193,13 +193,15 @@ public final class Templar {
         try (AutoCloseableSupplier.AutoCloseableImpl<JinjavaInterpreter> current = JinjavaInterpreter.closeablePushCurrent(in).get()) {
             out = in.render(ExprRewriter.template(s));
         } catch (TemplateException e) {
-            throw new TemplateException("template '" + abbreviate(s) + "': " + e.getMessage());
+            throw new TemplateException("template '" + abbreviate(s) + "': " + e.getMessage(), e.getMessage(), in.getLineNumber());
         } catch (RuntimeException e) {
-            throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(rootMessage(e)));
+            String why = cleanMessage(rootMessage(e));
+            throw new TemplateException("template '" + abbreviate(s) + "': " + why, why, in.getLineNumber());
         }
         for (TemplateError e : in.getErrors()) {
             if (fatal(e)) {
-                throw new TemplateException("template '" + abbreviate(s) + "': " + cleanMessage(errorMessage(e)));
+                String why = cleanMessage(errorMessage(e));
+                throw new TemplateException("template '" + abbreviate(s) + "': " + why, why, e.getLineno());
             }
         }
         return out;

@@ -72,8 +72,9 @@ class FileModesTest {
         assertEquals("rwx------", mode(kh.getParent()));
         assertEquals("rwx------", mode(tmp.resolve("khdir")));
         Path retryDir = state.resolve("rocectl/retry");
-        assertEquals(List.of("node99"), Files.readAllLines(retryDir.resolve("site.retry")));
-        assertEquals("rw-------", mode(retryDir.resolve("site.retry")));
+        Path retry = retryDir.resolve(io.rocectl.exec.PlaybookRunner.retryName(pb));
+        assertEquals(List.of("node99"), Files.readAllLines(retry));
+        assertEquals("rw-------", mode(retry));
         assertEquals("rwx------", mode(retryDir));
         assertEquals("rwx------", mode(state.resolve("rocectl")));
     }

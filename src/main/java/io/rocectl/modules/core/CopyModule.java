@@ -4,6 +4,7 @@ import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
+import io.rocectl.module.Would;
 import io.rocectl.module.SearchPath;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
@@ -95,7 +96,10 @@ public final class CopyModule implements Module {
                     ? UnifiedDiff.diff(before, new String(content, StandardCharsets.UTF_8), "before: " + dest, "after: " + dest)
                     : "Binary files differ: " + dest + "\n";
         }
-        if (ctx.check()) return ModuleResult.changed(plan.reason()).withData(data).withDiff(diff);
+        if (ctx.check()) {
+            String would = plan.write() && cur.exists() ? "would write " + dest + " (" + plan.reason() + ")" : Would.say(plan.reason());
+            return ModuleResult.changed(would).withData(data).withDiff(diff);
+        }
         if (plan.write()) {
             if (ctx.bool("backup", false) && cur.exists()) data.put("backup_file", HostFiles.backup(ctx, path));
             HostFiles.writeAtomic(ctx, path, content, plan.mode());

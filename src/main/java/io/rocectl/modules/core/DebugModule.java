@@ -9,6 +9,7 @@ import io.rocectl.template.TemplateException;
 import io.rocectl.template.Templar;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,7 +17,8 @@ import java.util.Map;
  * variable name or a Jinja expression without braces ({@code nics[0]}, {@code x | upper}), as
  * Ansible's debug action evaluates it (see {@link #value}). The result's {@code msg} is the
  * line to print and {@code data} holds {@code msg} or {@code {VAR: value}}, as Ansible registers
- * it. {@code verbosity} is returned in data for the reporter to honour. Never changed.
+ * it. With {@code verbosity: N} it is skipped below {@code -v} N times ({@code ansible_verbosity}),
+ * as Ansible's. Never changed. The console prints {@link #shown} under the result's line.
  */
 public final class DebugModule implements Module {
     static final String UNDEFINED = "VARIABLE IS NOT DEFINED!";
@@ -64,6 +66,15 @@ public final class DebugModule implements Module {
     @Override
     public ModuleResult run(TaskContext ctx) {
         if (ctx.has("msg") && ctx.has("var")) throw new ModuleException("msg and var are mutually exclusive");
+        Object level = ctx.var("ansible_verbosity");
+        int verbosity = level instanceof Number n ? n.intValue() : 0;
+        if (ctx.integer("verbosity", 0) > verbosity) {
+            // Ansible's words and keys; the console shows "skipping: [HOST]"
+            Map<String, Object> skipped = new LinkedHashMap<>();
+            skipped.put("skipped_reason", "Verbosity threshold not met.");
+            skipped.put("skipped", true);
+            return ModuleResult.ok("").withData(skipped);
+        }
         Map<String, Object> data = new LinkedHashMap<>();
         String line;
         if (ctx.has("var")) {
@@ -76,7 +87,24 @@ public final class DebugModule implements Module {
             data.put("msg", msg == null ? "" : msg);
             line = String.valueOf(msg == null ? "" : msg);
         }
-        if (ctx.has("verbosity")) data.put("verbosity", ctx.integer("verbosity", 0));
         return ModuleResult.ok(line).withData(data);
+    }
+
+    /**
+     * What Ansible's default callback prints for a debug result: {@code {"msg": ...}} alone when
+     * there is a {@code msg}, else the result without {@code changed}, {@code failed},
+     * {@code skipped} ({@code {VAR: value}}).
+     */
+    @Override
+    public Map<String, Object> shown(Map<String, Object> data) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (data.containsKey("msg")) {
+            body.put("msg", data.get("msg"));
+            return body;
+        }
+        data.forEach((k, v) -> {
+            if (!List.of("changed", "failed", "skipped", "skip_reason", "invocation").contains(k) && !k.startsWith("_")) body.put(k, v);
+        });
+        return body;
     }
 }

@@ -46,7 +46,10 @@ final class FileEdit {
             return ModuleResult.ok(msg).withData(data);
         }
         String m = String.join(" ", changes);
-        if (ctx.check()) return ModuleResult.changed(m).withData(data).withDiff(diff);
+        if (ctx.check()) {
+            data.put("msg", m); // registered as Ansible's; the console says what would happen
+            return ModuleResult.changed("would edit " + path + ": " + m).withData(data).withDiff(diff);
+        }
         if (wanted != null) {
             if (ctx.bool("backup", false) && st.exists()) data.put("backup_file", HostFiles.backup(ctx, real));
             String mode = FileMode.resolve(want.mode(), st.exists() ? st.mode() : fresh, false, st.umaskBits());

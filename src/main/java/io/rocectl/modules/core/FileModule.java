@@ -3,6 +3,7 @@ package io.rocectl.modules.core;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleResult;
+import io.rocectl.module.Would;
 import io.rocectl.module.TaskContext;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.TransportException;
@@ -61,7 +62,7 @@ public final class FileModule implements Module {
         if (!plan.changed()) return ModuleResult.ok(plan.reason()).withData(describe(path, cur));
         String diff = null;
         if (ctx.diff()) diff = UnifiedDiff.diff(summary(cur), summaryWanted(cur, state, src, want), "before: " + path, "after: " + path);
-        if (ctx.check()) return ModuleResult.changed(plan.reason()).withData(describe(path, cur)).withDiff(diff);
+        if (ctx.check()) return ModuleResult.changed(Would.say(plan.reason())).withData(describe(path, cur)).withDiff(diff);
         HostFiles.runAll(ctx, plan.commands());
         FileStat after = HostFiles.stat(ctx, path, !noFollow, false);
         if (!state.equals("touch")) {

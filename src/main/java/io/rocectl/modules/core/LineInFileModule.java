@@ -72,7 +72,10 @@ public final class LineInFileModule implements Module {
             return ModuleResult.ok(plan.msg()).withData(data);
         }
         String msg = String.join(", ", changes);
-        if (ctx.check()) return ModuleResult.changed(msg).withData(data).withDiff(diff);
+        if (ctx.check()) {
+            data.put("msg", msg); // registered as Ansible's; the console says what would happen
+            return ModuleResult.changed("would edit " + a.path() + ": " + msg).withData(data).withDiff(diff);
+        }
         if (plan.changed()) {
             if (ctx.bool("backup", false) && st.exists()) data.put("backup_file", HostFiles.backup(ctx, path));
             String mode = want.mode() != null ? want.mode() : st.exists() ? st.mode() : st.createMode(false);

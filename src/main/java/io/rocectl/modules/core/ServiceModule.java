@@ -66,7 +66,7 @@ public class ServiceModule implements Module {
         ServicePlan plan = ServicePlan.plan(unit, st, state, enabled, masked);
         if (plan.failure() != null) return ModuleResult.failed(plan.failure()).withData(data(unit, st));
         if (!plan.changed()) return ModuleResult.ok(plan.reason()).withData(data(unit, st));
-        if (ctx.check()) return ModuleResult.changed(plan.reason()).withData(data(unit, st));
+        if (ctx.check()) return ModuleResult.changed("would " + String.join(", ", plan.verbs()) + " " + unit).withData(data(unit, st));
         for (String verb : plan.verbs()) ctx.runOk(Cmd.of("systemctl", verb, unit));
         return ModuleResult.changed(plan.reason()).withData(data(unit, show(ctx, unit)));
     }

@@ -63,7 +63,8 @@ public final class TemplateModule implements Module {
         try {
             rendered = Templar.get().renderText(text, ctx.vars());
         } catch (TemplateException e) {
-            throw new ModuleException("AnsibleError: " + file.getFileName() + ": " + e.getMessage());
+            // the template file and line, not its text
+            throw new ModuleException("AnsibleError: " + file + (e.line() > 0 ? ":" + e.line() : "") + ": " + e.detail());
         }
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("content", rendered);

@@ -4,6 +4,7 @@ import io.rocectl.fact.Facts;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleResult;
+import io.rocectl.module.Would;
 import io.rocectl.module.RemoteFile;
 import io.rocectl.module.TaskContext;
 import io.rocectl.nic.HostNics;
@@ -56,7 +57,7 @@ public final class NcclEnvModule implements Module {
             return ModuleResult.ok(path + " already right").withData(Map.of("settings", s));
         }
         if (!ctx.check()) write(ctx, path, next);
-        return ModuleResult.changed("wrote " + path).withData(Map.of("settings", s)).withDiff(diff(path, cur, next));
+        return ModuleResult.changed((ctx.check() ? "would write " : "wrote ") + path).withData(Map.of("settings", s)).withDiff(diff(path, cur, next));
     }
 
     /** The file's content; the usual path rides along with the snapshot where the login user is root. */
@@ -92,7 +93,7 @@ public final class NcclEnvModule implements Module {
         }
         String diff = diff(path, cur, next);
         String what = next == null ? "removed " + path + " (it held only rocectl's keys)" : "removed rocectl's keys from " + path;
-        if (ctx.check()) return ModuleResult.changed("would have " + what).withDiff(diff);
+        if (ctx.check()) return ModuleResult.changed(Would.say(what)).withDiff(diff);
         write(ctx, path, next);
         return ModuleResult.changed(what).withData(Map.of("removed", keys)).withDiff(diff);
     }

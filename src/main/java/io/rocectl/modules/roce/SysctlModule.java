@@ -62,7 +62,7 @@ public final class SysctlModule implements Module {
             String next = SysctlFile.remove(content, name);
             if (next.equals(content)) return ModuleResult.ok(name + " not in " + file).withData(data);
             if (!ctx.check()) RemoteFile.writeAtomic(ctx, file, next, "0644");
-            return ModuleResult.changed("removed " + name + " from " + file).withData(data).withDiff("- " + name);
+            return ModuleResult.changed((ctx.check() ? "would remove " : "removed ") + name + " from " + file).withData(data).withDiff("- " + name);
         }
         if (!ctx.has("value")) return ModuleResult.failed("value is required with state=present");
         String value = SysctlFile.norm(stringValue(ctx.args().get("value")));
@@ -115,7 +115,7 @@ public final class SysctlModule implements Module {
         }
         String msg = name + " = " + value + (fileChange ? " (file)" : "") + (liveChange ? " (live, was " + current + ")" : "")
                 + (ctx.bool("reload", true) || ctx.bool("sysctl_set", false) ? "" : "; reload: false, live value NOT set");
-        return ModuleResult.changed(msg).withData(data).withDiff(diff.toString());
+        return ModuleResult.changed(ctx.check() ? "would set " + msg : msg).withData(data).withDiff(diff.toString());
     }
 
     /** sysctl can exit 0 and still not set a key: ansible.posix.sysctl's stderr check. */

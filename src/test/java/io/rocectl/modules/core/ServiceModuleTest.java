@@ -67,7 +67,7 @@ class ServiceModuleTest {
         Map<String, Object> args = Map.of("name", "rdma-ndd", "state", "started", "enabled", true, "daemon_reload", true);
         ModuleResult check = new SystemdModule().run(ctx(args, true));
         assertTrue(check.changed());
-        assertEquals("enabled, started", check.msg());
+        assertEquals("would enable, start rdma-ndd", check.msg(), "check mode says what it would do");
         assertEquals(1, log().size(), "check mode only reads: " + log());
         assertTrue(log().get(0).startsWith("show "));
 
