@@ -16,6 +16,10 @@ public final class ExitCodes {
     public static final int BAD_INPUT = 5;
     /** Another run holds the lock (remediate --lock). */
     public static final int LOCKED = 7;
+    /** remediate --drain: more nodes had faults than --max-drain allows; none was drained. */
+    public static final int DRAIN_CAPPED = 8;
+    /** remediate --drain: Slurm could not be read, or a drain or resume failed. */
+    public static final int SLURM_FAILED = 9;
     /** Interrupted (SIGINT/SIGTERM): hosts in flight finished their current step or rolled back. */
     public static final int INTERRUPTED = 130;
 }

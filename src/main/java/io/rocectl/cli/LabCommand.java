@@ -80,12 +80,15 @@ public class LabCommand implements Callable<Integer> {
                 description = "management subnet (default ${DEFAULT-VALUE})") String mgmtSubnet;
         @Option(names = "--netcfg", defaultValue = "none", completionCandidates = Completions.Netcfg.class,
                 description = "how hosts persist network config: none or networkd (default ${DEFAULT-VALUE})") String netcfg;
+        @Option(names = "--slurm", description = "also run a real Slurm: munged, slurmctld on the management bridge, one slurmd"
+                + " per host (installs Debian's slurmctld slurmd slurm-client munge when missing); see docs/slurm.md")
+        boolean slurm;
 
         @Override
         public Integer call() {
             return guard(() -> {
                 LabSpec spec = new LabSpec(target.name, hosts, nics, Cidr.parse(subnet), Cidr.parse(mgmtSubnet), netcfg,
-                        target.dir());
+                        target.dir()).withSlurm(slurm);
                 Lab.up(spec, System.out);
                 return ExitCodes.OK;
             });

@@ -110,7 +110,7 @@ public final class ManCommand implements Callable<Integer> {
             }
         }
         b.append(".SH EXIT STATUS\n0 ok, 1 internal error, 2 failed hosts or failed pairs, 4 unreachable hosts "
-                + "(6 = 2 and 4), 5 bad input, 7 another run holds the lock, 130 interrupted.\n");
+                + "(6 = 2 and 4), 5 bad input, 7 another run holds the lock, 8 a Slurm drain capped, 9 Slurm failed, 130 interrupted.\n");
         b.append(".SH SEE ALSO\n");
         if (s.parent() != null) b.append("\\fB").append(esc(pageName(s.parent()))).append("\\fR(1), ");
         b.append("the reference under /usr/share/doc/rocectl/docs/.\n");

@@ -80,6 +80,18 @@ public final class RemediateCommand implements Callable<Integer> {
             description = "Where --health keeps each host's previous sample (default: as rocectl health).")
     Path healthStateDir;
 
+    @Option(names = "--drain", paramLabel = "slurm", description = "After the loop, drain the Slurm nodes of hosts with a fault "
+            + "configuration cannot fix, and resume the ones rocectl drained that are healthy again (see docs/slurm.md).")
+    String drain;
+
+    @Option(names = "--max-drain", paramLabel = "N|P%", description = "With --drain: the most nodes one run may drain, a count or "
+            + "a percentage of the selected hosts (default 10%, at least 1); above it none is drained and the exit code is 8.")
+    String maxDrain;
+
+    @Option(names = {"-C", "--check"}, description = "Probe only: no fix rounds, and with --drain say what would be drained "
+            + "and resumed without doing it.")
+    boolean check;
+
     @Override
     @SuppressWarnings("try") // the lock is held by being open for the run
     public Integer call() throws Exception {
@@ -91,6 +103,7 @@ public final class RemediateCommand implements Callable<Integer> {
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
         List<String> hosts = ProbeCommand.hosts(fleet, inv);
         Set<String> focus = ProbeCommand.focus(fleet, inv);
+        DrainStep drainStep = DrainStep.prepare(drain, maxDrain, fleet, hosts);
         long t0 = System.nanoTime();
         RunLock held = null;
         if (lock != null) {
@@ -108,22 +121,27 @@ public final class RemediateCommand implements Callable<Integer> {
         try (RunLock l = held; ConnectionPool pool = fleet.pool()) {
             PrintStream log = quiet || json ? null : System.out;
             Remediator.Result res = new Remediator(new ProbeRunner(pool, settings).withProgress(ProgressLine.forConsole(json || quiet)),
-                    new PlaybookFixer(fleet, pb, pool, log, false), maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
+                    new PlaybookFixer(fleet, pb, pool, log, false), check ? 0 : maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
             HealthCommand.Pass hp = !health ? null : HealthCommand.pass(hosts, pool, fleet.forks(), fleet.commandTimeout(),
                     HealthCommand.store(healthStateDir, scope));
+            io.rocectl.slurm.SlurmDrain.Outcome drained = drainStep == null ? null
+                    : drainStep.run(pool, res.last().diagnosis(), hp, check, fleet.commandTimeout());
+            int exit = DrainStep.exitCode(exitCode(r.exitCode(), hp), drained);
             long nanos = System.nanoTime() - t0;
             Map<String, Object> extra = new java.util.LinkedHashMap<>();
             extra.put("remediation", remediation(res, nanos));
             if (hp != null) extra.put("health", healthJson(hp));
+            if (drained != null) extra.put("slurm", drained.json());
             ReportFiles.write(report, html, r, res.last().diagnosis().hostMatrix(), extra);
             RemediationTrail.Recorded rec = new RemediationTrail(historyFile(scope), syslogSocket(), !"off".equals(syslog))
-                    .record(res, r, nanos, java.time.Instant.now(), System.err);
+                    .record(res, r, nanos, java.time.Instant.now(), System.err, drained, exit);
             if (metrics != null) {
                 ReportFiles.atomic(metrics, io.rocectl.report.PromMetrics.render(r, java.time.Instant.now(),
                         RemediationTrail.nics(res.last()), rec.metrics())
-                        + (hp == null ? "" : io.rocectl.health.HealthReport.prometheus(hp.ports())));
+                        + (hp == null ? "" : io.rocectl.health.HealthReport.prometheus(hp.ports()))
+                        + (drained == null ? "" : drained.metrics()));
             }
             if (json) {
                 System.out.print(ReportJson.write(r, extra));
@@ -137,6 +155,11 @@ public final class RemediateCommand implements Callable<Integer> {
                     System.out.println("== health");
                     System.out.print(io.rocectl.health.HealthReport.text(hp.ports(), hp.unreachable()));
                 }
+                if (drained != null) {
+                    System.out.println();
+                    System.out.println("== slurm" + (check ? " (check mode: nothing changed)" : ""));
+                    drained.lines().forEach(System.out::println);
+                }
             } else {
                 if (rec.entry().worthRecording()) {
                     rec.summary().forEach(System.out::println);
@@ -145,13 +168,15 @@ public final class RemediateCommand implements Callable<Integer> {
                 if (hp != null && hp.exitCode() != ExitCodes.OK) {
                     System.out.print(io.rocectl.health.HealthReport.text(hp.notOk(), hp.unreachable()));
                 }
+                if (drained != null) drained.lines().forEach(System.out::println);
             }
+            if (drained != null && drained.capped()) System.err.println("rocectl: " + drained.cappedMessage());
             if (res.stoppedBy() != null) {
                 System.err.println("rocectl: internal error, the fix rounds stopped (" + res.stoppedBy() + "); the report, metrics "
                         + "and history hold what was known before it");
                 return ExitCodes.INTERNAL;
             }
-            return exitCode(r.exitCode(), hp);
+            return exit;
         }
     }
 

@@ -43,6 +43,15 @@ final class RemediationTrail {
     }
 
     Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err) {
+        return record(res, r, nanos, now, err, null, r.exitCode());
+    }
+
+    /**
+     * As {@link #record(Remediator.Result, ProbeReport, long, Instant, PrintStream)} with what
+     * {@code --drain} did ({@code drain} null without it) and the run's exit code.
+     */
+    Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err,
+                    io.rocectl.slurm.SlurmDrain.Outcome drain, int exitCode) {
         Set<String> fixed = new LinkedHashSet<>();
         Set<String> fixFailed = new LinkedHashSet<>();
         Set<String> causes = new LinkedHashSet<>();
@@ -56,7 +65,8 @@ final class RemediationTrail {
         long after = r.summary().pairsFailed();
         RemediationHistory.Entry e = new RemediationHistory.Entry(now.toString(), nanos / 1_000_000, r.pairSet(),
                 r.summary().pairsTotal(), before, after, res.rounds().size(), List.copyOf(fixed), List.copyOf(fixFailed),
-                List.copyOf(causes), List.copyOf(r.unreachableHosts()), r.exitCode());
+                List.copyOf(causes), List.copyOf(r.unreachableHosts()), exitCode,
+                drain == null ? null : drain.drainedNodes(), drain == null ? null : drain.resumedNodes());
 
         List<String> damaged = new ArrayList<>();
         List<RemediationHistory.Entry> past = history == null ? List.of()
@@ -78,6 +88,7 @@ final class RemediationTrail {
                         + rd.failedAfter() + " after)");
             }
         }
+        if (drain != null) notices.addAll(drain.notices());
         List<String> warnings = new ArrayList<>();
         for (String h : fixFailed) warnings.add("remediate: the fix failed on " + h + " (see the run's output)");
         recent.forEach((h, n) -> {
@@ -95,6 +106,7 @@ final class RemediationTrail {
         if (syslog) {
             Trail.syslog(notices, "user.notice", socket, err);
             List<String> toLog = new ArrayList<>(warnings);
+            if (drain != null) toLog.addAll(drain.warnings());
             if (stillBroken != null) toLog.add(stillBroken);
             Trail.syslog(toLog, "user.warning", socket, err);
         }

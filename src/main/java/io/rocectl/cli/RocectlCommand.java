@@ -11,7 +11,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "rocectl", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Bring up and keep healthy the RoCE/InfiniBand network of GPU clusters.",
         footer = {"", "Exit codes: 0 ok, 1 internal error, 2 failed hosts (or failed pairs), 4 unreachable hosts"
-                + " (6 = 2|4), 5 bad input, 7 locked, 130 interrupted."})
+                + " (6 = 2|4), 5 bad input, 7 locked, 8 drain capped, 9 Slurm failed, 130 interrupted."})
 public final class RocectlCommand {
     /** The subcommands, in the order help lists them. */
     static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ShellCommand.class, InventoryCommand.class,

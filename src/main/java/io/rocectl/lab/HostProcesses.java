@@ -115,7 +115,7 @@ final class HostProcesses {
         return spawn(argv, dir.resolve("sshd.out"));
     }
 
-    private static Process spawn(List<String> argv, Path log) {
+    static Process spawn(List<String> argv, Path log) {
         try {
             return new ProcessBuilder(argv).redirectInput(new File("/dev/null"))
                     .redirectOutput(log.toFile()).redirectErrorStream(true).start();

@@ -27,6 +27,8 @@ final class LabDown {
     private LabDown() {}
 
     static void down(LabState s, PrintStream out) {
+        List<Long> slurm = SlurmLab.pids(s);
+        HostProcesses.killAll(slurm);
         List<Long> pids = new ArrayList<>();
         for (LabHost h : s.hosts()) {
             for (long pid : new long[] {h.sshdPid(), h.holderPid()}) {
@@ -34,7 +36,7 @@ final class LabDown {
             }
         }
         HostProcesses.killAll(pids);
-        int killed = pids.size();
+        int killed = pids.size() + slurm.size();
         List<String> nsDel = new ArrayList<>();
         for (LabHost h : s.hosts()) if (nsExists(h.namespace())) nsDel.add("netns del " + h.namespace());
         if (nsExists(s.switchNamespace())) nsDel.add("netns del " + s.switchNamespace());
@@ -65,6 +67,7 @@ final class LabDown {
             if (emptyDir(hosts)) HostsTmpfs.unmount(hosts);
             deleteIfEmpty(hosts);
         }
+        if (s.slurm() != null) SlurmLab.removeFiles(s);
         for (String f : STATE_FILES) deleteFile(s.path().resolve(f));
         deleteFile(s.path().resolve(LabState.FILE));
         if (!deleteIfEmpty(s.path())) {
@@ -76,7 +79,7 @@ final class LabDown {
 
     /** Files lab up writes into the state directory (besides the state file and {@code hosts/}). */
     static final List<String> STATE_FILES = List.of(LabState.FILE + ".tmp", "inventory.ini", "id_ed25519",
-            "id_ed25519.pub", "known_hosts");
+            "id_ed25519.pub", "known_hosts", SlurmLab.CONF);
 
     /** A name recorded in a state file that becomes a path or device name: plain, or the state file is refused. */
     private static final Pattern PLAIN = Pattern.compile("[a-z0-9-]{1,64}");

@@ -26,6 +26,7 @@ public final class LabFiles {
                 .map(n -> "\"" + n.name() + "\"").collect(Collectors.joining(","));
         sb.append("roce_nics=[").append(list).append("]\n");
         sb.append("rocectl_lab=").append(s.name()).append('\n');
+        if (s.slurm() != null) sb.append("slurm_conf=").append(s.slurmConf()).append('\n');
         return sb.toString();
     }
 

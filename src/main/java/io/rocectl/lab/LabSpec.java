@@ -16,8 +16,14 @@ import java.util.regex.Pattern;
  * @param mgmt    management subnet (root-namespace bridge + mgmt0 of each host)
  * @param netcfg  {@code none} or {@code networkd}
  * @param dir     state directory
+ * @param slurm   whether to start a Slurm cluster (munged, slurmctld, one slurmd per host; see {@link SlurmLab})
  */
-public record LabSpec(String name, int hosts, int nics, Cidr fabric, Cidr mgmt, String netcfg, Path dir) {
+public record LabSpec(String name, int hosts, int nics, Cidr fabric, Cidr mgmt, String netcfg, Path dir, boolean slurm) {
+
+    /** A spec without Slurm. */
+    public LabSpec(String name, int hosts, int nics, Cidr fabric, Cidr mgmt, String netcfg, Path dir) {
+        this(name, hosts, nics, fabric, mgmt, netcfg, dir, false);
+    }
 
     public static final String DEFAULT_NAME = "rocelab";
     public static final String DEFAULT_FABRIC = "172.31.0.0/16";
@@ -37,9 +43,10 @@ public record LabSpec(String name, int hosts, int nics, Cidr fabric, Cidr mgmt, 
                 DEFAULT_ROOT.resolve(name));
     }
 
-    public LabSpec withDir(Path d) { return new LabSpec(name, hosts, nics, fabric, mgmt, netcfg, d); }
-    public LabSpec withNetcfg(String n) { return new LabSpec(name, hosts, nics, fabric, mgmt, n, dir); }
-    public LabSpec withSubnets(Cidr f, Cidr m) { return new LabSpec(name, hosts, nics, f, m, netcfg, dir); }
+    public LabSpec withDir(Path d) { return new LabSpec(name, hosts, nics, fabric, mgmt, netcfg, d, slurm); }
+    public LabSpec withNetcfg(String n) { return new LabSpec(name, hosts, nics, fabric, mgmt, n, dir, slurm); }
+    public LabSpec withSubnets(Cidr f, Cidr m) { return new LabSpec(name, hosts, nics, f, m, netcfg, dir, slurm); }
+    public LabSpec withSlurm(boolean on) { return new LabSpec(name, hosts, nics, fabric, mgmt, netcfg, dir, on); }
 
     /** Pure checks of the request itself (the machine is checked by {@link Preflight}). */
     public void validate() {

@@ -31,10 +31,11 @@ import java.util.Map;
  *                        (keys {@code before.gc_thresh1}.., {@code after.gc_thresh1}..)
  * @param complete        false while bring-up is in progress (a partial lab is still torn down by down)
  * @param hosts           the hosts, gpu01 first
+ * @param slurm           the lab's Slurm cluster and its PIDs ({@code lab up --slurm}), or null without one
  */
 public record LabState(String name, String dir, String fabric, String mgmt, String mgmtBridge, String mgmtGateway,
                        String switchNamespace, String switchBridge, String netcfg, Map<String, Long> gcThresh,
-                       boolean complete, List<LabHost> hosts) {
+                       boolean complete, List<LabHost> hosts, LabSlurm slurm) {
 
     public static final String FILE = "state.json";
 
@@ -42,9 +43,18 @@ public record LabState(String name, String dir, String fabric, String mgmt, Stri
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+    @com.fasterxml.jackson.annotation.JsonCreator
     public LabState {
         hosts = List.copyOf(hosts);
         gcThresh = Map.copyOf(gcThresh);
+    }
+
+    /** A lab without Slurm. */
+    public LabState(String name, String dir, String fabric, String mgmt, String mgmtBridge, String mgmtGateway,
+                    String switchNamespace, String switchBridge, String netcfg, Map<String, Long> gcThresh,
+                    boolean complete, List<LabHost> hosts) {
+        this(name, dir, fabric, mgmt, mgmtBridge, mgmtGateway, switchNamespace, switchBridge, netcfg, gcThresh, complete,
+                hosts, null);
     }
 
     /** Reads {@code dir/state.json}; InputError when there is no lab there. */
@@ -106,16 +116,24 @@ public record LabState(String name, String dir, String fabric, String mgmt, Stri
         List<LabHost> hs = new ArrayList<>();
         for (LabHost h : hosts) hs.add(h.name().equals(changed.name()) ? changed : h);
         return new LabState(name, dir, fabric, mgmt, mgmtBridge, mgmtGateway, switchNamespace, switchBridge, netcfg,
-                gcThresh, complete, hs);
+                gcThresh, complete, hs, slurm);
     }
 
     public LabState withComplete(boolean c) {
         return new LabState(name, dir, fabric, mgmt, mgmtBridge, mgmtGateway, switchNamespace, switchBridge, netcfg,
-                gcThresh, c, hosts);
+                gcThresh, c, hosts, slurm);
     }
+
+    public LabState withSlurm(LabSlurm sl) {
+        return new LabState(name, dir, fabric, mgmt, mgmtBridge, mgmtGateway, switchNamespace, switchBridge, netcfg,
+                gcThresh, complete, hosts, sl);
+    }
+
+    /** The lab's slurm.conf (written by {@code lab up --slurm}). */
+    public Path slurmConf() { return path().resolve(SlurmLab.CONF); }
 
     public LabState withGcThresh(Map<String, Long> g) {
         return new LabState(name, dir, fabric, mgmt, mgmtBridge, mgmtGateway, switchNamespace, switchBridge, netcfg,
-                g, complete, hosts);
+                g, complete, hosts, slurm);
     }
 }

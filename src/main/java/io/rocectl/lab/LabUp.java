@@ -28,6 +28,7 @@ final class LabUp {
         spec.validate();
         Preflight.requireRoot("up");
         Preflight.ensureTools(out);
+        if (spec.slurm()) SlurmLab.ensureInstalled(out);
         Preflight.checkMachine(spec);
         long t0 = System.nanoTime();
         LabState s = LabLayout.plan(spec);
@@ -38,7 +39,7 @@ final class LabUp {
         }
         s.save();
         try {
-            s = build(s, out);
+            s = build(s, spec.slurm(), out);
         } catch (RuntimeException e) {
             out.println("lab up failed: " + e.getMessage() + "; removing what was created");
             LabDown.down(LabState.load(s.path()), out);
@@ -56,12 +57,13 @@ final class LabUp {
                 + "), management " + s.mgmt() + " on bridge " + s.mgmtBridge());
         String where = LabSpec.DEFAULT_NAME.equals(s.name()) && s.path().equals(Lab.defaultDir(s.name())) ? ""
                 : s.path().equals(Lab.defaultDir(s.name())) ? " --name " + s.name() : " --dir " + s.path();
+        SlurmLab.describe(s, out);
         out.println("next: rocectl run playbooks/roce-multinic.yaml -i " + s.inventory());
         out.println("      rocectl lab exec" + where + " " + s.hosts().get(0).name() + " -- ip route");
         return s;
     }
 
-    private static LabState build(LabState s, PrintStream out) {
+    private static LabState build(LabState s, boolean slurm, PrintStream out) {
         Phases ph = new Phases();
         HostsTmpfs.mountIfNeeded(s.path().resolve("hosts"));
         keysAndFiles(s);
@@ -109,6 +111,10 @@ final class LabUp {
         Map<String, String> keys = new LinkedHashMap<>();
         for (LabHost h : st2.hosts()) keys.put(h.mgmtIp(), read(st2.hostDir(h.name()).resolve("ssh_host_ed25519_key.pub")));
         write(s.knownHosts(), LabFiles.knownHosts(keys));
+        if (slurm) {
+            s = SlurmLab.up(s, out);
+            ph.mark("slurm");
+        }
         write(s.inventory(), LabFiles.inventory(s));
         s = s.withComplete(true);
         s.save();

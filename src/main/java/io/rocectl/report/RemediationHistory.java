@@ -31,7 +31,8 @@ public final class RemediationHistory {
     /** One run. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({"time", "duration_ms", "pair_set", "pairs_total", "pairs_failed_before", "pairs_failed_after",
-            "rounds", "hosts_fixed", "fix_failed_on", "causes", "unreachable_hosts", "exit_code"})
+            "rounds", "hosts_fixed", "fix_failed_on", "causes", "unreachable_hosts", "exit_code", "nodes_drained",
+            "nodes_resumed"})
     public record Entry(
             @JsonProperty("time") String time,
             @JsonProperty("duration_ms") long durationMs,
@@ -44,11 +45,22 @@ public final class RemediationHistory {
             @JsonProperty("fix_failed_on") List<String> fixFailedOn,
             @JsonProperty("causes") List<String> causes,
             @JsonProperty("unreachable_hosts") List<String> unreachableHosts,
-            @JsonProperty("exit_code") int exitCode) {
+            @JsonProperty("exit_code") int exitCode,
+            @JsonProperty("nodes_drained") List<String> nodesDrained,
+            @JsonProperty("nodes_resumed") List<String> nodesResumed) {
+
+        /** An entry without Slurm drains (remediate without --drain). */
+        public Entry(String time, long durationMs, String pairSet, long pairsTotal, long pairsFailedBefore,
+                     long pairsFailedAfter, int rounds, List<String> hostsFixed, List<String> fixFailedOn,
+                     List<String> causes, List<String> unreachableHosts, int exitCode) {
+            this(time, durationMs, pairSet, pairsTotal, pairsFailedBefore, pairsFailedAfter, rounds, hostsFixed, fixFailedOn,
+                    causes, unreachableHosts, exitCode, null, null);
+        }
 
         /** Whether the run is worth a line: it changed something, or pairs are still failed. */
         public boolean worthRecording() {
-            return !hostsFixed.isEmpty() || !fixFailedOn.isEmpty() || pairsFailedAfter > 0 || !unreachableHosts.isEmpty();
+            return !hostsFixed.isEmpty() || !fixFailedOn.isEmpty() || pairsFailedAfter > 0 || !unreachableHosts.isEmpty()
+                    || nodesDrained != null && !nodesDrained.isEmpty() || nodesResumed != null && !nodesResumed.isEmpty();
         }
     }
 

@@ -49,7 +49,7 @@ class ArchitectureTest {
             Map.entry("transport.ssh", Set.of("fs", "transport")),
             Map.entry("yaml", Set.of("error")),
             Map.entry("template", Set.of("yaml")),
-            Map.entry("event", Set.of("hostset")),
+            Map.entry("event", Set.of("hostset", "template")),
             Map.entry("fact", Set.of("error", "transport", "yaml")),
             Map.entry("op", Set.of("fact", "hostset")),
             Map.entry("nic", Set.of("fact", "module", "op", "transport")),
@@ -66,8 +66,9 @@ class ArchitectureTest {
                     "transport")),
             Map.entry("remediate", Set.of("exec", "fs", "hostset", "module", "nic", "op", "probe", "transport")),
             Map.entry("lab", Set.of("error", "fs", "transport")),
+            Map.entry("slurm", Set.of("error", "health", "hostset", "probe", "transport")),
             Map.entry("cli", Set.of("error", "event", "exec", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
-                    "probe", "remediate", "report", "transport", "transport.ssh", "yaml")));
+                    "probe", "remediate", "report", "slurm", "transport", "transport.ssh", "yaml")));
 
     static final Pattern INTERNAL = Pattern.compile("\\bio\\.rocectl\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");
     static final Map<String, Set<String>> DEPS = new TreeMap<>();

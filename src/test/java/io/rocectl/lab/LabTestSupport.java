@@ -36,6 +36,15 @@ final class LabTestSupport {
         return Lab.up(spec, System.out);
     }
 
+    /** As {@link #up} with a real Slurm ({@code lab up --slurm}). */
+    static LabState upSlurm(String name, int hosts, int nics) {
+        int third = ThreadLocalRandom.current().nextInt(1, 250);
+        LabSpec spec = new LabSpec(name, hosts, nics, Cidr.parse("172.31.0.0/16"), Cidr.parse("10.248." + third + ".0/24"),
+                "none", Path.of("/run/rocectl-lab-test", name), true);
+        Lab.down(name, spec.dir(), quiet());
+        return Lab.up(spec, System.out);
+    }
+
     /**
      * Takes a test's lab down from its latest state file, asserts nothing of it is left, then runs
      * the by-name clean-up too (idempotent).
