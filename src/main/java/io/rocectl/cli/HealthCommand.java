@@ -98,7 +98,15 @@ public final class HealthCommand implements Callable<Integer> {
             }
             String raw = o.result().stdout();
             HealthSample prev = before.get(h);
-            ports.addAll(HealthVerdict.judge(HealthSample.parse(h, raw), prev));
+            HealthSample now;
+            try {
+                now = HealthSample.parse(h, raw);
+            } catch (IllegalArgumentException e) {
+                // a number out of range from the host: that host is not judged (nor kept), the others are
+                unreachable.put(h, e.getMessage());
+                continue;
+            }
+            ports.addAll(HealthVerdict.judge(now, prev));
             store.save(h, raw);
         }
         return new Pass(ports, unreachable);
