@@ -96,6 +96,12 @@ public final class HealthCommand implements Callable<Integer> {
                 unreachable.put(h, o == null ? "no result" : o.unreachable() != null ? o.unreachable() : o.timeout());
                 continue;
             }
+            if (o.result().dropped() > 0) {
+                // a cut sample would miss ports or counters: that host is not judged
+                unreachable.put(h, "health output over the output limit (" + o.result().dropped() + " bytes dropped; "
+                        + io.rocectl.transport.OutputLimit.ENV + " raises the limit)");
+                continue;
+            }
             String raw = o.result().stdout();
             HealthSample prev = before.get(h);
             HealthSample now;
