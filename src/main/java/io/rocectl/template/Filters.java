@@ -227,7 +227,7 @@ final class Filters {
         ctx.registerFilter(filter("regex_search", Filters::regexSearch));
         ctx.registerFilter(filter("regex_findall", (v, a, kw) -> {
             only("regex_findall", kw, "ignorecase", "multiline");
-            Matcher m = PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v));
+            Matcher m = BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v));
             List<Object> out = new ArrayList<>();
             while (m.find()) {
                 if (m.groupCount() == 0) out.add(m.group());
@@ -242,7 +242,7 @@ final class Filters {
         }));
         ctx.registerFilter(filter("regex_replace", (v, a, kw) -> {
             only("regex_replace", kw, "ignorecase", "multiline");
-            Matcher m = PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v));
+            Matcher m = BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v));
             String repl = PyRegex.replacement(a.size() > 1 ? Py.str(a.get(1)) : "");
             return m.replaceAll(repl);
         }));
@@ -674,7 +674,7 @@ final class Filters {
             else if (num.find()) groups.add(Integer.parseInt(num.group(1)));
             else throw new TemplateException("Unknown argument");
         }
-        Matcher m = PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v));
+        Matcher m = BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v));
         if (!m.find()) return null;
         if (groups.isEmpty()) return m.group();
         List<Object> out = new ArrayList<>();
