@@ -105,9 +105,23 @@ public final class HealthCommand implements Callable<Integer> {
                 unreachable.put(h, o == null ? "no result" : o.unreachable() != null ? o.unreachable() : o.timeout());
                 continue;
             }
+            if (o.result().dropped() > 0) {
+                // a cut sample would miss ports or counters: that host is not judged
+                unreachable.put(h, "health output over the output limit (" + o.result().dropped() + " bytes dropped; "
+                        + io.rocectl.transport.OutputLimit.ENV + " raises the limit)");
+                continue;
+            }
             String raw = o.result().stdout();
             HealthSample prev = before.get(h);
-            ports.addAll(HealthVerdict.judge(HealthSample.parse(h, raw), prev));
+            HealthSample now;
+            try {
+                now = HealthSample.parse(h, raw);
+            } catch (IllegalArgumentException e) {
+                // a number out of range from the host: that host is not judged (nor kept), the others are
+                unreachable.put(h, e.getMessage());
+                continue;
+            }
+            ports.addAll(HealthVerdict.judge(now, prev));
             store.save(h, raw);
         }
         for (String w : store.warnings()) System.err.println("rocectl: warning: " + w);

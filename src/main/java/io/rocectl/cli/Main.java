@@ -22,6 +22,12 @@ public final class Main {
             String prop = "org.slf4j.simpleLogger.log." + pkg;
             if (System.getProperty(prop) == null) System.setProperty(prop, "off");
         }
+        try {
+            io.rocectl.transport.OutputLimit.set(io.rocectl.transport.OutputLimit.parse(System.getenv(io.rocectl.transport.OutputLimit.ENV)));
+        } catch (IllegalArgumentException e) {
+            System.err.println("rocectl: environment " + io.rocectl.transport.OutputLimit.ENV + ": " + e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        }
         String first = args.length == 0 ? "" : args[0];
         Preload.startFor(first);
         CommandLine cl = RocectlCommand.commandLine(first);

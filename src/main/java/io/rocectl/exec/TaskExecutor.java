@@ -143,6 +143,19 @@ final class TaskExecutor {
 
     private HostResult once(HostState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
             throws InterruptedException {
+        if (task.options().timeout() <= 0) return onceTimed(host, task, vars, become, t0, label);
+        // the task's timeout bounds its templating too: a regular expression that backtracks without end gives up
+        io.rocectl.template.BoundedRegex.Scope scope = io.rocectl.template.BoundedRegex.deadline(
+                System.nanoTime() + task.options().timeout() * 1_000_000_000L);
+        try {
+            return onceTimed(host, task, vars, become, t0, label);
+        } finally {
+            scope.close();
+        }
+    }
+
+    private HostResult onceTimed(HostState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
+            throws InterruptedException {
         Module module = modules.find(task.module());
         // Ansible 2.14: until with retries N runs up to N + 1 times; retries 0 runs once, until unchecked
         boolean retrying = task.until() != null && task.retries() != null && task.retries() > 0;

@@ -90,6 +90,18 @@ public final class IpJson {
         }
     }
 
+    /**
+     * A {@code table} member: a name known to {@code tables}, or a number (refused outside
+     * 0..{@link HostNumbers#INT_MAX}, the ids rocectl keeps); -1 for a name it does not know.
+     */
+    static int table(Object v, RtTables tables) {
+        String t = text(v);
+        if (!t.isEmpty() && (v instanceof Number || t.chars().allMatch(c -> c >= '0' && c <= '9'))) {
+            return HostNumbers.text("table", t, 0, HostNumbers.INT_MAX);
+        }
+        return tables.id(t);
+    }
+
     /** The elements of an array, the member values of an object, else none. */
     static Collection<?> elements(Object v) {
         if (v instanceof List<?> l) return l;
@@ -137,11 +149,12 @@ public final class IpJson {
             List<Inet4> inet = new ArrayList<>();
             for (Object a : elements(get(n, "addr_info"))) {
                 if ("inet".equals(text(get(a, "family"))) && has(a, "local")) {
-                    inet.add(new Inet4(text(get(a, "local")), integer(get(a, "prefixlen"), 32)));
+                    inet.add(new Inet4(text(get(a, "local")),
+                            HostNumbers.json("prefixlen", get(a, "prefixlen"), 32, 0, HostNumbers.PREFIX_MAX)));
                 }
             }
-            out.add(new Iface(integer(get(n, "ifindex"), 0), text(get(n, "ifname")),
-                    text(get(n, "address"), ""), integer(get(n, "mtu"), 0), text(get(n, "operstate"), "UNKNOWN"),
+            out.add(new Iface(HostNumbers.json("ifindex", get(n, "ifindex"), 0, 0, HostNumbers.INT_MAX), text(get(n, "ifname")),
+                    text(get(n, "address"), ""), HostNumbers.json("mtu", get(n, "mtu"), 0, 0, HostNumbers.INT_MAX), text(get(n, "operstate"), "UNKNOWN"),
                     flags, text(get(n, "link_type"), ""), text(get(get(n, "linkinfo"), "info_kind"), ""), inet));
         }
         return out;
@@ -158,9 +171,10 @@ public final class IpJson {
                 }
             }
             String src = text(get(n, "src"), "all");
-            int srclen = has(n, "srclen") ? integer(get(n, "srclen"), 0) : ("all".equals(src) ? 0 : 32);
-            int table = has(n, "table") ? tables.id(text(get(n, "table"))) : -1;
-            out.add(new Rule(integer(get(n, "priority"), 0), src, srclen, table, other));
+            int srclen = has(n, "srclen") ? HostNumbers.json("srclen", get(n, "srclen"), 0, 0, HostNumbers.PREFIX_MAX)
+                    : ("all".equals(src) ? 0 : 32);
+            int table = has(n, "table") ? table(get(n, "table"), tables) : -1;
+            out.add(new Rule(HostNumbers.json("priority", get(n, "priority"), 0, 0, HostNumbers.INT_MAX), src, srclen, table, other));
         }
         return out;
     }
@@ -171,10 +185,11 @@ public final class IpJson {
         for (Object n : nodes(text)) {
             String dst = text(get(n, "dst"), "default");
             if (!"default".equals(dst) && !dst.contains("/")) dst = dst + "/32";
+            if (dst.contains("/")) HostNumbers.text("route prefix length", dst.substring(dst.indexOf('/') + 1), 0, HostNumbers.PREFIX_MAX);
             out.add(new Route(text(get(n, "type"), "unicast"), dst, text(get(n, "dev"), ""),
-                    has(n, "table") ? tables.id(text(get(n, "table"))) : 254, text(get(n, "scope"), "global"),
+                    has(n, "table") ? table(get(n, "table"), tables) : 254, text(get(n, "scope"), "global"),
                     text(get(n, "prefsrc"), ""), text(get(n, "gateway"), ""), text(get(n, "protocol"), "boot"),
-                    integer(get(n, "metric"), 0)));
+                    HostNumbers.json("metric", get(n, "metric"), 0, 0, HostNumbers.INT_MAX)));
         }
         return out;
     }
@@ -196,7 +211,7 @@ public final class IpJson {
         List<RouteGet> out = new ArrayList<>();
         for (Object n : nodes(text)) {
             out.add(new RouteGet(text(get(n, "dst"), ""), text(get(n, "from"), text(get(n, "prefsrc"), "")),
-                    text(get(n, "dev"), ""), has(n, "table") ? tables.id(text(get(n, "table"))) : 254,
+                    text(get(n, "dev"), ""), has(n, "table") ? table(get(n, "table"), tables) : 254,
                     text(get(n, "gateway"), "")));
         }
         return out;

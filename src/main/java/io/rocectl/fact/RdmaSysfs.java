@@ -18,6 +18,9 @@ public final class RdmaSysfs {
     /** Prints "net DEV NETDEV", "port DEV P LINKLAYER STATE", "gid DEV P IDX GID NDEV TYPE" lines. */
     public static final String SHELL = ShellResource.text(RdmaSysfs.class, "rdma-sysfs.sh");
 
+    /** Largest RDMA port number (the verbs API's port_num is 8 bits). */
+    static final long PORT_MAX = 255;
+
     private RdmaSysfs() {}
 
     public static List<RdmaPort> parse(String text) {
@@ -39,7 +42,8 @@ public final class RdmaSysfs {
                     if (p.length == 7) {
                         String type = p[6];
                         gids.computeIfAbsent(p[1] + " " + p[2], k -> new ArrayList<>())
-                                .add(new Gid(Integer.parseInt(p[3]), p[4], type, "-".equals(p[5]) ? "" : p[5]));
+                                .add(new Gid(HostNumbers.text("GID index", p[3], 0, HostNumbers.INT_MAX), p[4], type,
+                                        "-".equals(p[5]) ? "" : p[5]));
                     }
                 }
                 default -> { }
@@ -53,7 +57,7 @@ public final class RdmaSysfs {
             for (Gid x : g) if (!x.ndev().isEmpty()) nets.add(x.ndev());
             long portsOfDev = ports.values().stream().filter(q -> q[0].equals(port[0])).count();
             if (nets.isEmpty() || portsOfDev == 1) nets.addAll(devNets.getOrDefault(port[0], Set.of()));
-            out.add(new RdmaPort(port[0], Integer.parseInt(port[1]), new ArrayList<>(nets), port[3], port[2], g));
+            out.add(new RdmaPort(port[0], HostNumbers.text("RDMA port", port[1], 0, PORT_MAX), new ArrayList<>(nets), port[3], port[2], g));
         }
         return out;
     }

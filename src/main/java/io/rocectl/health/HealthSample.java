@@ -63,7 +63,11 @@ public record HealthSample(String host, long epoch, List<Port> ports, List<Strin
         return Cmd.script(SCRIPT, List.of(Long.toString(Math.max(0, since)), Integer.toString(KERNEL_LINES)));
     }
 
-    /** Parses the script's output; lines it does not know are ignored, non-numeric counters skipped. */
+    /**
+     * Parses the script's output; lines it does not know are ignored, non-numeric counters skipped.
+     * A number out of its range (an epoch or counter past a long, a port number past 255) is
+     * refused with an IllegalArgumentException naming the host, never wrapped or dropped.
+     */
     public static HealthSample parse(String host, String out) {
         long epoch = 0;
         List<Port> ports = new ArrayList<>();
@@ -76,12 +80,12 @@ public record HealthSample(String host, long epoch, List<Port> ports, List<Strin
             String[] w = line.strip().split("\\s+", 2);
             String rest = w.length > 1 ? w[1].strip() : "";
             switch (w[0]) {
-                case "epoch" -> epoch = rest.matches("\\d+") ? Long.parseLong(rest) : 0;
+                case "epoch" -> epoch = rest.matches("\\d+") ? number(host, "epoch", rest, Long.MAX_VALUE) : 0;
                 case "port" -> {
                     if (dev != null) ports.add(port(dev, num, f, c));
                     String[] dp = rest.split("\\s+");
                     dev = dp[0];
-                    num = dp.length > 1 && dp[1].matches("\\d+") ? Integer.parseInt(dp[1]) : 0;
+                    num = dp.length > 1 && dp[1].matches("\\d+") ? (int) number(host, "port " + dev, dp[1], 255) : 0;
                     f = new LinkedHashMap<>();
                     c = new LinkedHashMap<>();
                 }
@@ -89,7 +93,9 @@ public record HealthSample(String host, long epoch, List<Port> ports, List<Strin
                 case "kmsg" -> { if (!rest.isEmpty()) kernel.add(rest); }
                 case "counter" -> {
                     String[] kv = rest.split("\\s+", 2);
-                    if (c != null && kv.length == 2 && kv[1].matches("\\d{1,18}")) c.put(kv[0], Long.parseLong(kv[1]));
+                    if (c != null && kv.length == 2 && kv[1].matches("\\d+")) {
+                        c.put(kv[0], number(host, "counter " + kv[0], kv[1], Long.MAX_VALUE));
+                    }
                 }
                 default -> { }
             }
@@ -97,6 +103,16 @@ public record HealthSample(String host, long epoch, List<Port> ports, List<Strin
         if (dev != null) ports.add(port(dev, num, f, c));
         return new HealthSample(host, epoch, ports, kernel.size() > KERNEL_LINES
                 ? kernel.subList(kernel.size() - KERNEL_LINES, kernel.size()) : kernel);
+    }
+
+    /** {@code digits} (digits only) as a number of at most {@code max}, else refused naming the host. */
+    private static long number(String host, String what, String digits, long max) {
+        String d = digits.replaceFirst("^0+(?=.)", "");
+        if (d.length() > 19 || new java.math.BigInteger(d).compareTo(java.math.BigInteger.valueOf(max)) > 0) {
+            throw new IllegalArgumentException(host + ": health output: " + what + " "
+                    + (d.length() > 40 ? d.substring(0, 37) + "..." : d) + " is out of range (0.." + max + ")");
+        }
+        return Long.parseLong(d);
     }
 
     private static Port port(String dev, int n, Map<String, String> f, Map<String, Long> c) {

@@ -127,6 +127,8 @@ final class IniInventoryParser {
             if (bad != null) throw new InputError(file, lineNo, w.start() + 1, bad);
             vars.put(name, value);
         }
+        String full = b.room(spec.names());
+        if (full != null) throw new InputError(file, lineNo, first.start() + 1, full);
         for (String h : spec.names()) b.addHost(group, h, vars, spec.port());
     }
 

@@ -30,7 +30,22 @@ final class InventoryBuilder {
     /** Groups written as children of {@code all} (YAML {@code all: children:}), in link order. */
     private final Set<String> allChildren = new LinkedHashSet<>();
 
+    /**
+     * Hosts an inventory may define in all, whatever its ranges expand to (each range has a cap of
+     * its own, and four of them made four million hosts: 74 s and 4 GB before this limit).
+     */
+    static final int DEFAULT_MAX_HOSTS = 100_000;
+    /** The environment variable that changes {@link #DEFAULT_MAX_HOSTS}. */
+    static final String MAX_HOSTS_ENV = "ROCECTL_MAX_HOSTS";
+
+    private final int maxHosts;
+
     InventoryBuilder() {
+        this(maxHostsSetting(System.getenv(MAX_HOSTS_ENV)));
+    }
+
+    InventoryBuilder(int maxHosts) {
+        this.maxHosts = maxHosts;
         groups.put(ALL, new G());
         groups.put(UNGROUPED, new G());
     }
@@ -51,6 +66,35 @@ final class InventoryBuilder {
         return groups.computeIfAbsent(name, k -> new G());
     }
 
+    /** The host limit from the environment's value ({@link #DEFAULT_MAX_HOSTS} when unset or blank). */
+    static int maxHostsSetting(String env) {
+        if (env == null || env.isBlank()) return DEFAULT_MAX_HOSTS;
+        String t = env.strip();
+        if (!t.matches("[0-9]{1,10}") || Long.parseLong(t) < 1 || Long.parseLong(t) > Integer.MAX_VALUE) {
+            throw new InputError("environment " + MAX_HOSTS_ENV, 0, 0, "'" + (t.length() > 40 ? t.substring(0, 37) + "..." : t)
+                    + "' is not a number of hosts (1.." + Integer.MAX_VALUE + ")");
+        }
+        return Integer.parseInt(t);
+    }
+
+    /**
+     * Null when adding {@code names} keeps the inventory within its host limit, else the refusal
+     * (for the caller to give with the file and line that would add them).
+     */
+    String room(List<String> names) {
+        if (hosts.size() + names.size() <= maxHosts) return null;
+        long added = 0;
+        for (String n : names) {
+            if (!hosts.containsKey(n) && hosts.size() + ++added > maxHosts) return tooMany(names.size());
+        }
+        return null;
+    }
+
+    private String tooMany(int adding) {
+        return "too many hosts: this entry adds " + adding + " to the " + hosts.size() + " defined before it, more than the limit of "
+                + maxHosts + " hosts in all (set " + MAX_HOSTS_ENV + " to change it)";
+    }
+
     /** Adds the host to the group (creating both as needed) and merges its inline vars. */
     void addHost(String group, String host, Map<String, Object> vars) {
         addHost(group, host, vars, null);
@@ -69,6 +113,7 @@ final class InventoryBuilder {
     void addHost(String group, String host, Map<String, Object> vars, Integer port) {
         Map<String, Object> hv = hosts.get(host);
         if (hv == null) {
+            if (hosts.size() >= maxHosts) throw new InputError(tooMany(1));
             hv = new LinkedHashMap<>();
             if (port != null) hv.put("ansible_port", port);
             hosts.put(host, hv);

@@ -142,6 +142,8 @@ final class YamlInventoryParser {
             Map<Object, Object> map = (Map<Object, Object>) doc.value(vars);
             for (Map.Entry<Object, Object> e : map.entrySet()) hv.put(String.valueOf(e.getKey()), e.getValue());
         }
+        String full = b.room(spec.names());
+        if (full != null) throw doc.error(key, full);
         for (String h : spec.names()) b.addHost(group, h, hv, spec.port());
     }
 }

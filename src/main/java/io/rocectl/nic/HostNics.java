@@ -245,6 +245,11 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
             return new Read(m.stdout(), m.facts(), m.parsed());
         }
         ExecResult r = c.exec(FactScript.command(facts, args.toArray(String[]::new)), timeout);
+        if (r.dropped() > 0) {
+            // a cut read would parse as a host with fewer interfaces, routes or files: refuse it
+            throw new ModuleException("the host printed more than the output limit while its network state was read ("
+                    + r.dropped() + " bytes dropped; " + io.rocectl.transport.OutputLimit.ENV + " raises the limit)");
+        }
         Parsed parsed = new Parsed();
         long after = c.commandsStarted();
         if (before >= 0 && after == before + 1) {

@@ -297,6 +297,11 @@ public final class ProbeRunner implements Prober {
     /** A host's probe result: its parsed output, or why there is none (unreachable, or incomplete). */
     private static Object parse(FanOut.Outcome o) {
         if (o.result() == null) return o.unreachable() != null ? o.unreachable() : INCOMPLETE + o.timeout();
+        if (o.result().dropped() > 0) {
+            // a cut output would parse as fewer pairs: the host's probe is incomplete, not smaller
+            return INCOMPLETE + "probe output over the output limit (" + o.result().dropped() + " bytes dropped; "
+                    + io.rocectl.transport.OutputLimit.ENV + " raises the limit)";
+        }
         try {
             return CheapProbeParser.parse(o.host(), o.result().stdout());
         } catch (RuntimeException e) {

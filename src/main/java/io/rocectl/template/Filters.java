@@ -143,15 +143,22 @@ final class Filters {
         }));
         ctx.registerFilter(filter("capitalize", (v, a, kw) -> PyStrings.invoke(Py.str(v), "capitalize", new Object[0])));
         ctx.registerFilter(filter("title", (v, a, kw) -> title(Py.str(v))));
-        ctx.registerFilter(filter("center", (v, a, kw) -> center(Py.str(v), ((Number) opt(a, kw, 0, "width", 80L)).intValue())));
+        ctx.registerFilter(filter("center", (v, a, kw) -> center(Py.str(v), TemplateLimits.width("center", opt(a, kw, 0, "width", 80L)))));
         ctx.registerFilter(filter("urlencode", (v, a, kw) -> urlencode(v)));
         ctx.registerFilter(filter("format", (v, a, kw) -> PyStrings.percent(Py.str(v), a, true)));
         ctx.registerFilter(filter("__pyformat", (v, a, kw) -> PyStrings.percent(Py.str(v), a, false)));
         ctx.registerFilter(filter("__pyformat_args", (v, a, kw) -> PyStrings.percent(Py.str(v), a, true)));
         ctx.registerFilter(filter("__pyslice", (v, a, kw) -> slice(v, a.get(0), a.get(1), a.get(2))));
         ctx.registerFilter(filter("__pyrepeat", (v, a, kw) -> {
-            long n = toLong(a.get(0));
-            if (v instanceof CharSequence s) return n <= 0 ? "" : s.toString().repeat((int) Math.min(n, 1_000_000));
+            Object times = a.get(0);
+            if (times instanceof java.math.BigInteger big && big.bitLength() >= 63) times = big.signum() < 0 ? -1L : Long.MAX_VALUE;
+            long n = toLong(times);
+            if (v instanceof CharSequence s) {
+                // exact or refused: it stopped at a million repetitions without a word
+                if (n <= 0 || s.length() == 0) return "";
+                TemplateLimits.chars("'" + (s.length() > 20 ? s.subSequence(0, 17) + "..." : s) + "' * " + n, TemplateLimits.times(s.length(), n));
+                return s.toString().repeat((int) n);
+            }
             throw new TemplateException("can't multiply sequence by non-int of type '" + Py.typeName(a.get(0)) + "'");
         }));
         ctx.registerFilter(filter("split", (v, a, kw) -> PyStrings.split(Py.str(v), a.isEmpty() || a.get(0) == null ? null : Py.str(a.get(0)),
@@ -200,14 +207,14 @@ final class Filters {
             out.sort(reverse ? c.reversed() : c);
             return out;
         }));
-        ctx.registerFilter(filter("to_json", (v, a, kw) -> JsonText.dump(v, toInt(kw.getOrDefault("indent", 0L), 0L, 10).intValue(),
+        ctx.registerFilter(filter("to_json", (v, a, kw) -> JsonText.dump(v, TemplateLimits.width("to_json indent", toInt(kw.getOrDefault("indent", 0L), 0L, 10)),
                 Py.truthy(kw.getOrDefault("sort_keys", false)))));
-        ctx.registerFilter(filter("to_nice_json", (v, a, kw) -> JsonText.dump(v, ((Number) opt(a, kw, 0, "indent", 4L)).intValue(),
+        ctx.registerFilter(filter("to_nice_json", (v, a, kw) -> JsonText.dump(v, TemplateLimits.width("to_nice_json indent", opt(a, kw, 0, "indent", 4L)),
                 Py.truthy(kw.getOrDefault("sort_keys", true)))));
         ctx.registerFilter(filter("from_json", (v, a, kw) -> JsonText.parse(Py.str(v))));
         ctx.registerFilter(filter("to_yaml", (v, a, kw) -> YamlText.dump(v, !Boolean.FALSE.equals(kw.get("default_flow_style")),
-                ((Number) kw.getOrDefault("indent", 2L)).intValue())));
-        ctx.registerFilter(filter("to_nice_yaml", (v, a, kw) -> YamlText.dump(v, false, ((Number) opt(a, kw, 0, "indent", 4L)).intValue())));
+                TemplateLimits.width("to_yaml indent", kw.getOrDefault("indent", 2L)))));
+        ctx.registerFilter(filter("to_nice_yaml", (v, a, kw) -> YamlText.dump(v, false, TemplateLimits.width("to_nice_yaml indent", opt(a, kw, 0, "indent", 4L)))));
         ctx.registerFilter(filter("from_yaml", (v, a, kw) -> {
             if (!(v instanceof CharSequence)) return v;
             try {
@@ -220,7 +227,7 @@ final class Filters {
         ctx.registerFilter(filter("regex_search", Filters::regexSearch));
         ctx.registerFilter(filter("regex_findall", (v, a, kw) -> {
             only("regex_findall", kw, "ignorecase", "multiline");
-            Matcher m = PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v));
+            Matcher m = BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v));
             List<Object> out = new ArrayList<>();
             while (m.find()) {
                 if (m.groupCount() == 0) out.add(m.group());
@@ -235,7 +242,7 @@ final class Filters {
         }));
         ctx.registerFilter(filter("regex_replace", (v, a, kw) -> {
             only("regex_replace", kw, "ignorecase", "multiline");
-            Matcher m = PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v));
+            Matcher m = BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v));
             String repl = PyRegex.replacement(a.size() > 1 ? Py.str(a.get(1)) : "");
             return m.replaceAll(repl);
         }));
@@ -280,6 +287,9 @@ final class Filters {
             List<Object> lists = new ArrayList<>();
             lists.add(v);
             lists.addAll(a);
+            long total = 1;
+            for (Object l : lists) total = TemplateLimits.times(total, toList(l).size());
+            TemplateLimits.items("product", total);
             for (Object l : lists) {
                 List<List<Object>> next = new ArrayList<>();
                 for (List<Object> prefix : acc) {
@@ -519,6 +529,7 @@ final class Filters {
     }
 
     static String center(String s, int w) {
+        TemplateLimits.chars("center(" + w + ")", w);
         int pad = w - s.length();
         if (pad <= 0) return s;
         int left = pad / 2 + (pad & w & 1);
@@ -663,7 +674,7 @@ final class Filters {
             else if (num.find()) groups.add(Integer.parseInt(num.group(1)));
             else throw new TemplateException("Unknown argument");
         }
-        Matcher m = PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v));
+        Matcher m = BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v));
         if (!m.find()) return null;
         if (groups.isEmpty()) return m.group();
         List<Object> out = new ArrayList<>();

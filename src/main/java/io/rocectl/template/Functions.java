@@ -28,6 +28,8 @@ public final class Functions {
             ctx.registerFunction(new ELFunctionDefinition("", "q", Functions.class.getMethod("query", String.class, Object[].class)));
             ctx.registerFunction(new ELFunctionDefinition("", "dict", Functions.class.getMethod("dict", Object[].class)));
             ctx.registerFunction(new ELFunctionDefinition("", "__tuple", Functions.class.getMethod("tuple", Object[].class)));
+            // instead of Jinjava's, which stops at 1,000 items without a word
+            ctx.registerFunction(new ELFunctionDefinition("", "range", Functions.class.getMethod("range", Object[].class)));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
@@ -50,6 +52,41 @@ public final class Functions {
     /** {@code query(plugin, terms...)}: always a list. */
     public static Object query(String plugin, Object... args) {
         return run(plugin, args);
+    }
+
+    /**
+     * Python's {@code range(stop)}, {@code range(start, stop[, step])}: every item, or an error
+     * naming the limit ({@link TemplateLimits#MAX_ITEMS}) when there would be more.
+     */
+    public static List<Object> range(Object... args) {
+        if (args.length < 1 || args.length > 3) {
+            throw new TemplateException("range expected 1 to 3 arguments, got " + args.length);
+        }
+        java.math.BigInteger[] v = new java.math.BigInteger[args.length];
+        for (int i = 0; i < args.length; i++) v[i] = rangeArg(args[i]);
+        java.math.BigInteger start = args.length == 1 ? java.math.BigInteger.ZERO : v[0];
+        java.math.BigInteger stop = args.length == 1 ? v[0] : v[1];
+        java.math.BigInteger step = args.length == 3 ? v[2] : java.math.BigInteger.ONE;
+        if (step.signum() == 0) throw new TemplateException("range() arg 3 must not be zero");
+        // items: ceil((stop - start) / step), at least 0
+        java.math.BigInteger span = stop.subtract(start);
+        java.math.BigInteger[] qr = span.divideAndRemainder(step);
+        java.math.BigInteger n = qr[0].add(qr[1].signum() != 0 ? java.math.BigInteger.ONE : java.math.BigInteger.ZERO).max(java.math.BigInteger.ZERO);
+        String call = "range(" + java.util.Arrays.stream(v).map(Object::toString).collect(java.util.stream.Collectors.joining(", ")) + ")";
+        int count = TemplateLimits.items(call, n.bitLength() < 63 ? n.longValue() : -1);
+        List<Object> out = new ArrayList<>(count);
+        java.math.BigInteger x = start;
+        for (int i = 0; i < count; i++, x = x.add(step)) out.add(x.bitLength() < 32 ? (Object) x.intValue() : (Object) x.longValue());
+        return out;
+    }
+
+    private static java.math.BigInteger rangeArg(Object o) {
+        if (o instanceof java.math.BigInteger b) return b;
+        if (o instanceof Long || o instanceof Integer || o instanceof Short || o instanceof Byte) {
+            return java.math.BigInteger.valueOf(((Number) o).longValue());
+        }
+        if (o instanceof Boolean b) return b ? java.math.BigInteger.ONE : java.math.BigInteger.ZERO;
+        throw new TemplateException("'" + Py.typeName(o) + "' object cannot be interpreted as an integer");
     }
 
     /** A tuple literal {@code (a, b)}, rewritten to this call by ExprRewriter. */
@@ -106,7 +143,11 @@ public final class Functions {
                 }
             }
             case "sequence" -> {
-                for (Object t : terms) out.addAll(Sequence.of(Py.str(t), kw));
+                for (Object t : terms) {
+                    List<Object> seq = Sequence.of(Py.str(t), kw);
+                    TemplateLimits.items("with_sequence", (long) out.size() + seq.size());
+                    out.addAll(seq);
+                }
             }
             case "subelements" -> {
                 if (terms.size() < 2) throw new TemplateException("subelements lookup expects a list and a key");
@@ -139,6 +180,9 @@ public final class Functions {
                 }
             }
             case "nested" -> {
+                long total = 1;
+                for (Object t : terms) total = TemplateLimits.times(total, Filters.toList(t).size());
+                TemplateLimits.items("with_nested", total);
                 List<List<Object>> acc = new ArrayList<>();
                 acc.add(new ArrayList<>());
                 for (Object t : terms) {

@@ -96,14 +96,14 @@ final class PyStrings {
             case "islower": return s.chars().anyMatch(Character::isLetter) && s.equals(s.toLowerCase());
             case "isupper": return s.chars().anyMatch(Character::isLetter) && s.equals(s.toUpperCase());
             case "zfill": {
-                int w = ((Number) a[0]).intValue();
+                int w = TemplateLimits.width("zfill", a[0]);
                 String sign = s.startsWith("-") || s.startsWith("+") ? s.substring(0, 1) : "";
                 String rest = s.substring(sign.length());
                 return sign + "0".repeat(Math.max(0, w - s.length())) + rest;
             }
-            case "center": return Filters.center(s, ((Number) a[0]).intValue());
-            case "ljust": return s + " ".repeat(Math.max(0, ((Number) a[0]).intValue() - s.length()));
-            case "rjust": return " ".repeat(Math.max(0, ((Number) a[0]).intValue() - s.length())) + s;
+            case "center": return Filters.center(s, TemplateLimits.width("center", a[0]));
+            case "ljust": return s + " ".repeat(Math.max(0, TemplateLimits.width("ljust", a[0]) - s.length()));
+            case "rjust": return " ".repeat(Math.max(0, TemplateLimits.width("rjust", a[0]) - s.length())) + s;
             case "partition": {
                 String sep = Py.str(a[0]);
                 int k = s.indexOf(sep);
@@ -225,6 +225,8 @@ final class PyStrings {
             }
             String flags = m.group(2) == null ? "" : m.group(2);
             String width = m.group(3) == null ? "" : m.group(3);
+            if (!width.equals("*")) TemplateLimits.width("format width", width);
+            if (m.group(4) != null) TemplateLimits.width("format precision", m.group(4));
             String prec = m.group(4) == null ? "" : "." + m.group(4);
             String spec = "%" + flags.replace("#", "") + width;
             switch (conv) {
@@ -268,12 +270,13 @@ final class PyStrings {
             String spec = m.group(2);
             if (spec == null || spec.isEmpty()) sb.append(Py.str(v));
             else if (spec.matches("[<>^]?\\d+")) {
-                int w = Integer.parseInt(spec.replaceAll("\\D", ""));
+                int w = TemplateLimits.width("format width", spec.replaceAll("\\D", ""));
                 String s = Py.str(v);
                 boolean right = spec.startsWith(">") || (!spec.startsWith("<") && !spec.startsWith("^") && v instanceof Number);
                 sb.append(spec.startsWith("^") ? Filters.center(s, w) : right ? " ".repeat(Math.max(0, w - s.length())) + s
                         : s + " ".repeat(Math.max(0, w - s.length())));
             } else if (spec.matches("0?\\d*\\.\\d+f|0?\\d*d")) {
+                for (String digits : spec.split("\\D+")) TemplateLimits.width("format width", digits);
                 sb.append(String.format("%" + spec, spec.endsWith("f") ? Filters.toDouble(v) : Filters.toLong(v)));
             } else {
                 throw new TemplateException("format spec '" + spec + "' is not supported");

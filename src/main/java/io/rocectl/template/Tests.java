@@ -67,11 +67,11 @@ final class Tests {
         for (String n : new String[] {"skipped", "skip"}) {
             ctx.registerExpTest(test(n, false, (v, a, kw) -> Py.truthy(result(n, v).get("skipped"))));
         }
-        ctx.registerExpTest(test("match", false, (v, a, kw) -> PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v)).lookingAt()));
-        ctx.registerExpTest(test("search", false, (v, a, kw) -> PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v)).find()));
+        ctx.registerExpTest(test("match", false, (v, a, kw) -> BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v)).lookingAt()));
+        ctx.registerExpTest(test("search", false, (v, a, kw) -> BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v)).find()));
         ctx.registerExpTest(test("regex", false, (v, a, kw) -> {
             String type = Py.str(kw.getOrDefault("match_type", "search"));
-            var m = PyRegex.compile(Py.str(a.get(0)), kw).matcher(Py.str(v));
+            var m = BoundedRegex.matcher(PyRegex.compile(Py.str(a.get(0)), kw), Py.str(v));
             return switch (type) {
                 case "match" -> m.lookingAt();
                 case "fullmatch" -> m.matches();

@@ -1,10 +1,8 @@
 package io.rocectl.transport;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +70,8 @@ public final class LocalConnection implements Connection {
         }
         out.join();
         err.join();
-        return new ExecResult(p.exitValue(), out.text(), err.text(), (System.nanoTime() - t0) / 1_000_000);
+        return new ExecResult(p.exitValue(), out.buf.text(), err.buf.text(), (System.nanoTime() - t0) / 1_000_000,
+                out.buf.dropped() + err.buf.dropped());
     }
 
     private static boolean waitFor(Process p) throws InterruptedException {
@@ -85,7 +84,7 @@ public final class LocalConnection implements Connection {
 
     private static final class Pump extends Thread {
         private final InputStream in;
-        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        private final BoundedOutput buf = new BoundedOutput(OutputLimit.get());
 
         Pump(InputStream in) {
             this.in = in;
@@ -101,6 +100,5 @@ public final class LocalConnection implements Connection {
             }
         }
 
-        String text() { return buf.toString(StandardCharsets.UTF_8); }
     }
 }

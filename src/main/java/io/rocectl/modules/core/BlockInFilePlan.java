@@ -1,5 +1,6 @@
 package io.rocectl.modules.core;
 
+import io.rocectl.template.BoundedRegex;
 import io.rocectl.module.ModuleException;
 
 import java.util.ArrayList;
@@ -54,10 +55,10 @@ public record BlockInFilePlan(String content, boolean changed, String msg) {
             Integer found = null;
             if (re != null) {
                 if (re.pattern().startsWith("(?m)") && current != null) {
-                    Matcher m = re.matcher(current);
+                    Matcher m = BoundedRegex.matcher(re, current);
                     if (m.find()) found = count(current, insertafter != null ? m.end() : m.start());
                 } else {
-                    for (int i = 0; i < lines.size(); i++) if (re.matcher(lines.get(i)).find()) found = i;
+                    for (int i = 0; i < lines.size(); i++) if (BoundedRegex.matcher(re, lines.get(i)).find()) found = i;
                 }
                 if (found == null) at = lines.size();
                 else at = insertafter != null ? found + 1 : found;

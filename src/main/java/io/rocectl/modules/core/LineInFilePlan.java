@@ -1,5 +1,6 @@
 package io.rocectl.modules.core;
 
+import io.rocectl.template.BoundedRegex;
 import io.rocectl.module.ModuleException;
 
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public record LineInFilePlan(String content, String msg, int found) {
             Matcher m = null;
             boolean hit;
             if (a.regexp() != null) {
-                m = a.regexp().matcher(strip(l));
+                m = BoundedRegex.matcher(a.regexp(), strip(l));
                 hit = m.find();
             } else if (a.searchString() != null) {
                 hit = l.contains(a.searchString());
@@ -76,7 +77,7 @@ public record LineInFilePlan(String content, String msg, int found) {
         if (where != null && !where.equals("EOF") && !where.equals("BOF")) {
             Pattern p = LineInFileArgs.compile(where, "insertafter/insertbefore");
             for (int i = 0; i < lines.size(); i++) {
-                if (p.matcher(strip(lines.get(i))).find()) {
+                if (BoundedRegex.matcher(p, strip(lines.get(i))).find()) {
                     insIdx = a.insertAfter() != null ? i + 1 : i;
                     if (a.firstMatch()) break;
                 }
@@ -103,7 +104,7 @@ public record LineInFilePlan(String content, String msg, int found) {
         int found = 0;
         for (String l : UnifiedDiff.lines(current)) {
             boolean hit;
-            if (a.regexp() != null) hit = a.regexp().matcher(strip(l)).find();
+            if (a.regexp() != null) hit = BoundedRegex.matcher(a.regexp(), strip(l)).find();
             else if (a.searchString() != null) hit = l.contains(a.searchString());
             else hit = strip(l).equals(a.line());
             if (hit) found++;

@@ -1,5 +1,6 @@
 package io.rocectl.modules.core;
 
+import io.rocectl.template.BoundedRegex;
 import io.rocectl.module.ModuleException;
 import io.rocectl.template.PyRegex;
 
@@ -31,13 +32,13 @@ public record ReplacePlan(String content, String msg) {
         int start = 0;
         int end = contents.length();
         if (!pattern.isEmpty()) {
-            Matcher m = compile(pattern, Pattern.DOTALL, "after/before").matcher(contents);
+            Matcher m = BoundedRegex.matcher(compile(pattern, Pattern.DOTALL, "after/before"), contents);
             if (!m.find()) return new ReplacePlan(null, "Pattern for before/after params did not match the given file: " + pattern);
             start = m.start("subsection");
             end = m.end("subsection");
             section = m.group("subsection");
         }
-        Matcher m = compile(regexp, Pattern.MULTILINE, "regexp").matcher(section);
+        Matcher m = BoundedRegex.matcher(compile(regexp, Pattern.MULTILINE, "regexp"), section);
         String repl = PyRegex.replacement(replace == null ? "" : replace);
         StringBuilder sb = new StringBuilder();
         int n = 0;

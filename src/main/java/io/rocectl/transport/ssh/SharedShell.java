@@ -1,7 +1,9 @@
 package io.rocectl.transport.ssh;
 
+import io.rocectl.transport.BoundedOutput;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.OutputLimit;
 import io.rocectl.transport.RemoteKill;
 import io.rocectl.transport.ShellQuote;
 import net.schmizz.sshj.connection.channel.direct.Session;
@@ -163,21 +165,25 @@ final class SharedShell {
         long t0 = System.nanoTime();
         byte[] outEnd = ("\n" + mark + " ").getBytes(StandardCharsets.US_ASCII);
         byte[] errEnd = ("\n" + mark + "\n").getBytes(StandardCharsets.US_ASCII);
-        Future<byte[]> e = pumps.submit(() -> readThrough(err, errEnd, false));
-        Future<byte[]> o = pumps.submit(() -> readThrough(out, outEnd, true));
+        Future<BoundedOutput> e = pumps.submit(() -> readThrough(err, errEnd, false));
+        Future<BoundedOutput> o = pumps.submit(() -> readThrough(out, outEnd, true));
         boolean done = false;
         try {
             in.write(program.getBytes(StandardCharsets.UTF_8));
             in.flush();
-            byte[] ob = o.get(waitMs, TimeUnit.MILLISECONDS);
+            BoundedOutput obuf = o.get(waitMs, TimeUnit.MILLISECONDS);
             long left = Math.max(1000, waitMs - (System.nanoTime() - t0) / 1_000_000);
-            byte[] eb = e.get(left, TimeUnit.MILLISECONDS);
+            BoundedOutput ebuf = e.get(left, TimeUnit.MILLISECONDS);
+            byte[] ob = obuf.kept();
+            byte[] eb = ebuf.kept();
             // stdout: OUTPUT \n MARK SP RC \n (the mark is the last thing read: look from the end)
             int at = lastIndexOf(ob, outEnd);
+            int errAt = lastIndexOf(eb, errEnd);
+            if (at < 0 || errAt < 0) throw new IOException("the shell's end line was lost in the output");
             String rc = new String(ob, at + outEnd.length, ob.length - at - outEnd.length, StandardCharsets.US_ASCII).strip();
             done = true;
-            return new ExecResult(Integer.parseInt(rc), new String(ob, 0, at, StandardCharsets.UTF_8),
-                    new String(eb, 0, eb.length - errEnd.length, StandardCharsets.UTF_8), (System.nanoTime() - t0) / 1_000_000);
+            return new ExecResult(Integer.parseInt(rc), obuf.text(ob, at), ebuf.text(eb, errAt), (System.nanoTime() - t0) / 1_000_000,
+                    obuf.dropped() + ebuf.dropped());
         } catch (java.util.concurrent.ExecutionException ex) {
             Throwable c = ex.getCause();
             throw c instanceof IOException io ? io : new IOException(String.valueOf(c.getMessage()), c);
@@ -194,22 +200,35 @@ final class SharedShell {
 
     /**
      * Reads until {@code end} has been read (and, with {@code line}, the rest of its line), never
-     * past it: the shell writes nothing more until it is sent the next command.
+     * past it: the shell writes nothing more until it is sent the next command. Keeps what
+     * {@link OutputLimit} allows; the end is looked for in what each read adds (with the bytes
+     * before it that a split end may start in), so a command's output of any size is read through.
      */
-    private static byte[] readThrough(InputStream s, byte[] end, boolean line) throws IOException {
+    private static BoundedOutput readThrough(InputStream s, byte[] end, boolean line) throws IOException {
+        BoundedOutput kept = new BoundedOutput(OutputLimit.get());
         byte[] buf = new byte[8192];
-        int size = 0;
-        int found = -1;
+        // the last bytes read before this read, then this read: where the end (or its line's newline) may be
+        byte[] window = new byte[end.length + buf.length];
+        int carry = 0;
+        boolean found = false;
         while (true) {
-            if (buf.length - size < 4096) buf = java.util.Arrays.copyOf(buf, buf.length * 2);
-            int n = s.read(buf, size, buf.length - size);
+            int n = s.read(buf, 0, buf.length);
             if (n < 0) throw new EOFException("the shell's channel closed during a command");
-            int from = Math.max(0, size - end.length);
-            size += n;
-            if (found < 0) found = indexOf(buf, size, end, from);
-            if (found >= 0 && (!line || indexOf(buf, size, NL, found + end.length) >= 0)) {
-                return java.util.Arrays.copyOf(buf, size);
+            kept.write(buf, 0, n);
+            if (found) {
+                if (indexOf(buf, n, NL, 0) >= 0) return kept;
+                continue;
             }
+            System.arraycopy(buf, 0, window, carry, n);
+            int size = carry + n;
+            int at = indexOf(window, size, end, 0);
+            if (at >= 0) {
+                found = true;
+                if (!line || indexOf(window, size, NL, at + end.length) >= 0) return kept;
+                continue;
+            }
+            carry = Math.min(end.length - 1, size);
+            System.arraycopy(window, size - carry, window, 0, carry);
         }
     }
 

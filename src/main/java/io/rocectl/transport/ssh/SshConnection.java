@@ -1,10 +1,12 @@
 package io.rocectl.transport.ssh;
 
+import io.rocectl.transport.BoundedOutput;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.HostLock;
+import io.rocectl.transport.OutputLimit;
 import io.rocectl.transport.RemoteKill;
 import io.rocectl.transport.TransportException;
 import net.schmizz.sshj.SSHClient;
@@ -12,7 +14,6 @@ import net.schmizz.sshj.connection.ConnectionException;
 import net.schmizz.sshj.connection.channel.direct.Session;
 import net.schmizz.sshj.connection.channel.direct.Signal;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -98,16 +99,16 @@ final class SshConnection implements Connection {
         boolean stalled = false;
         try {
             Session.Command c = session.exec(token == null ? cmd.commandLine() : RemoteKill.tagged(cmd, token));
-            Future<byte[]> out = PUMPS.submit(() -> drain(c.getInputStream()));
-            Future<byte[]> err = PUMPS.submit(() -> drain(c.getErrorStream()));
+            Future<BoundedOutput> out = PUMPS.submit(() -> drain(c.getInputStream()));
+            Future<BoundedOutput> err = PUMPS.submit(() -> drain(c.getErrorStream()));
             try (OutputStream in = c.getOutputStream()) {
                 if (cmd.stdin() != null) in.write(cmd.stdin());
             } catch (IOException ignored) {
                 // the command exited without reading its input
             }
             long waitMs = timeout == null ? Long.MAX_VALUE / 4 : timeout.toMillis();
-            byte[] o;
-            byte[] e;
+            BoundedOutput o;
+            BoundedOutput e;
             try {
                 o = out.get(waitMs, TimeUnit.MILLISECONDS);
                 long left = Math.max(1000, waitMs - (System.nanoTime() - t0) / 1_000_000);
@@ -131,8 +132,7 @@ final class SshConnection implements Connection {
                 if (!client.isConnected()) throw new TransportException(host + ": connection lost during command");
                 rc = c.getExitSignal() != null ? 128 + signalNumber(c.getExitSignal()) : 255;
             }
-            return new ExecResult(rc, new String(o, StandardCharsets.UTF_8), new String(e, StandardCharsets.UTF_8),
-                    (System.nanoTime() - t0) / 1_000_000);
+            return new ExecResult(rc, o.text(), e.text(), (System.nanoTime() - t0) / 1_000_000, o.dropped() + e.dropped());
         } catch (IOException e) {
             throw new TransportException(host + ": " + e.getMessage(), e);
         } finally {
@@ -292,10 +292,11 @@ final class SshConnection implements Connection {
         return s.length() <= 120 ? s : s.substring(0, 117) + "...";
     }
 
-    private static byte[] drain(InputStream in) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    /** Reads a stream to its end, keeping what {@link OutputLimit} allows. */
+    private static BoundedOutput drain(InputStream in) throws IOException {
+        BoundedOutput buf = new BoundedOutput(OutputLimit.get());
         in.transferTo(buf);
-        return buf.toByteArray();
+        return buf;
     }
 
     @Override
