@@ -111,7 +111,6 @@ public final class ProbeCommand implements Callable<Integer> {
             System.out.println("heavy RDMA probes: " + o.heavyNote() + "; schedule " + o.rounds() + " rounds (lower bound "
                     + o.lowerBound() + ")");
         }
-        o.gathered().errors().forEach((h, e) -> System.out.println("could not read NICs of " + h + ": " + e));
         o.probeErrors().forEach((h, e) -> System.out.println("probe failed on " + h + ": " + e));
         if (o.gathered().all().isEmpty()) {
             System.out.println("no RoCE NICs selected on any host: set roce_nics or roce_subnet in the inventory");

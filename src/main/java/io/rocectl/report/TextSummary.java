@@ -21,7 +21,13 @@ public final class TextSummary {
         sb.append(String.format("probe %s: %d/%d pairs ok, %d failed (rail %d/%d, cross-rail %d/%d)",
                 r.pairSet(), s.pairsOk(), s.pairsTotal(), s.pairsFailed(), s.rail().ok(), s.rail().total(),
                 s.xrail().ok(), s.xrail().total()));
+        boolean unread = r.hostErrors() != null && !r.hostErrors().isEmpty();
+        if (unread) sb.append(String.format("; INCOMPLETE: the NICs of %d host(s) are unknown", r.hostErrors().size()));
         sb.append(String.format("; %.1f s%n", r.durationMs() / 1000.0));
+        if (unread) {
+            r.hostErrors().forEach((h, why) -> sb.append("NICs unknown on ").append(h).append(": ").append(why)
+                    .append(" (its pairs are in no count above)\n"));
+        }
         if (!r.unreachableHosts().isEmpty())
             sb.append("unreachable: ").append(io.rocectl.hostset.NodeSet.fold(r.unreachableHosts())).append('\n');
         if (r.incompleteHosts() != null) {
@@ -58,7 +64,7 @@ public final class TextSummary {
                 sb.append("  ").append(p.size()).append(" NICs on ").append(io.rocectl.hostset.NodeSet.fold(hosts)).append('\n');
             }
         }
-        if (r.summary().pairsFailed() == 0 && r.unreachableHosts().isEmpty()) sb.append("every pair is up\n");
+        if (r.summary().pairsFailed() == 0 && r.unreachableHosts().isEmpty() && !unread) sb.append("every pair is up\n");
         return sb.toString();
     }
 }

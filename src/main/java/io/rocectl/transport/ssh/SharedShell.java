@@ -60,14 +60,57 @@ final class SharedShell {
         this.err = proc.getErrorStream();
     }
 
-    /** A new shell on a new channel of {@code session}'s connection. */
-    static SharedShell start(Session session) throws IOException {
+    /** How long a new shell may take to say it reads its input: {@value} ms. */
+    static final long READY_MS = 15_000;
+
+    /**
+     * A new shell on a new channel of {@code session}'s connection, once it has said that it reads
+     * its input. Nothing is written to it before: the user's login shell runs its startup files
+     * first, and one that reads standard input (a {@code read} in ~/.bashrc) would eat rocectl's
+     * commands; anything such a file prints comes before the ready line and is dropped. A shell
+     * that does not say so within {@code readyMs} is closed: {@link NotReady}, with the likely cause.
+     */
+    static SharedShell start(Session session, ExecutorService pumps, long readyMs) throws IOException, NotReady,
+            InterruptedException {
         String token = RemoteKill.newToken();
-        SharedShell sh = new SharedShell(session, session.exec(SHELL_VAR + "=" + token + "; export " + SHELL_VAR + "; exec sh"), token);
+        String ready = "rocectl-ready-" + token;
         // the commands' stderr is the channel's (fd 3 for the shell itself); the shell's own goes
         // nowhere, so that its notes ("Terminated" for a command a signal ended) are not a command's
-        sh.in.write("exec 3>&2 2>/dev/null\n".getBytes(StandardCharsets.US_ASCII));
-        return sh;
+        SharedShell sh = new SharedShell(session, session.exec(SHELL_VAR + "=" + token + "; export " + SHELL_VAR
+                + "; exec sh -c 'exec 3>&2 2>/dev/null; echo " + ready + "; exec sh'"), token);
+        byte[] line = (ready + "\n").getBytes(StandardCharsets.US_ASCII);
+        Future<BoundedOutput> f = pumps.submit(() -> readThrough(sh.out, line, false));
+        try {
+            f.get(readyMs, TimeUnit.MILLISECONDS);
+            return sh;
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            sh.broken = true;
+            closeQuietly(session);
+            throw new NotReady("the login shell did not start rocectl's shell within " + readyMs / 1000 + " s: a startup"
+                    + " file (~/.bashrc, ~/.profile) may read standard input or wait; rocectl sends nothing before");
+        } catch (java.util.concurrent.ExecutionException e) {
+            sh.broken = true;
+            closeQuietly(session);
+            throw new IOException("the shell ended before it started: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /** A shell that never said it was ready ({@link #start}): the host's fault, not the network's. */
+    static final class NotReady extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        NotReady(String message) {
+            super(message);
+        }
+    }
+
+    private static void closeQuietly(Session s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing a shell that never started
+        }
     }
 
     boolean usable() {

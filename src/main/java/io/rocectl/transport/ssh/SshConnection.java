@@ -157,10 +157,7 @@ final class SshConnection implements Connection {
         if (program == null) return null;
         started.incrementAndGet();
         try {
-            if (shell == null || !shell.usable()) {
-                dropShell();
-                shell = SharedShell.start(client.startSession());
-            }
+            ensureShell();
             return shell.run(program, mark, timeout == null ? Long.MAX_VALUE / 4 : timeout.toMillis(), PUMPS);
         } catch (TimeoutException te) {
             // the command's processes (by their tag) and the shell that started them with its
@@ -179,6 +176,26 @@ final class SshConnection implements Connection {
         }
     }
 
+    /** Why this host's login shell could not start rocectl's shell ({@link SharedShell.NotReady}); null while it can. */
+    private String shellRefused; // guarded by shellLock
+
+    /**
+     * A working shared shell, started when there is none; the caller holds shellLock. A host whose
+     * login shell never starts it fails every command sent there at once with the reason (a
+     * command's failure, not an unreachable host: its sshd answers).
+     */
+    private void ensureShell() throws IOException, CommandTimeoutException, InterruptedException {
+        if (shell != null && shell.usable()) return;
+        dropShell();
+        if (shellRefused != null) throw new CommandTimeoutException(host + ": " + shellRefused);
+        try {
+            shell = SharedShell.start(client.startSession(), PUMPS, SharedShell.READY_MS);
+        } catch (SharedShell.NotReady e) {
+            shellRefused = e.getMessage();
+            throw new CommandTimeoutException(host + ": " + shellRefused);
+        }
+    }
+
     /**
      * Takes the host lock in the connection's shell ({@link SharedShell#lockProgram}); the shell
      * holds it until {@link #unlockHost} or its end (a dropped shell, a lost connection: the host
@@ -190,10 +207,7 @@ final class SshConnection implements Connection {
         String mark = SharedShell.newMark();
         shellLock.lock();
         try {
-            if (shell == null || !shell.usable()) {
-                dropShell();
-                shell = SharedShell.start(client.startSession());
-            }
+            ensureShell();
             ExecResult r = shell.run(SharedShell.lockProgram(secs, mark), mark, (secs + 10) * 1000, PUMPS);
             lockShell = r.exitCode() <= 1 ? shell : null;
             return switch (r.exitCode()) {
