@@ -28,10 +28,10 @@ public final class Await {
      * Polls {@code probe} until {@code done} holds of what it read, and returns that value. A
      * probe that throws counts as not done (the exception is the observed state).
      *
-     * @throws AssertionError at the deadline: "{@code description}: not after N s; last seen: ..."
+     * @throws AssertionError at the deadline: "{@code description}: not after N s; last seen: ...";
+     *         also when interrupted (the thread's interrupt flag is set again)
      */
-    public static <T> T until(String description, Duration deadline, Probe<T> probe, Predicate<? super T> done)
-            throws InterruptedException {
+    public static <T> T until(String description, Duration deadline, Probe<T> probe, Predicate<? super T> done) {
         long end = System.nanoTime() + deadline.toNanos();
         long pause = 5;
         Object last = "nothing read";
@@ -41,7 +41,7 @@ public final class Await {
                 if (done.test(value)) return value;
                 last = value;
             } catch (InterruptedException e) {
-                throw e;
+                throw interrupted(description, e);
             } catch (Exception e) {
                 last = e;
             }
@@ -49,18 +49,27 @@ public final class Await {
                 throw new AssertionError(description + ": not after " + deadline.toSeconds() + " s; last seen: "
                         + Objects.toString(last));
             }
-            Thread.sleep(pause);
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                throw interrupted(description, e);
+            }
             pause = Math.min(100, pause * 2);
         }
     }
 
+    private static AssertionError interrupted(String description, InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new AssertionError(description + ": interrupted while waiting", e);
+    }
+
     /** {@link #until(String, Duration, Probe, Predicate)} for a condition with no state worth showing. */
-    public static void until(String description, Duration deadline, BooleanSupplier condition) throws InterruptedException {
+    public static void until(String description, Duration deadline, BooleanSupplier condition) {
         until(description, deadline, condition::getAsBoolean, Boolean::booleanValue);
     }
 
     /** Until the process is gone (or a zombie): {@link Proc#running} is false. */
-    public static void gone(String description, long pid) throws InterruptedException {
+    public static void gone(String description, long pid) {
         until(description + " (PID " + pid + ")", LONG, () -> !Proc.running(pid));
     }
 }
