@@ -28,7 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("lab")
 class RoceE2eOrphanRollbackTest {
-    static final int CONFIRM_SECONDS = 6;
+    /**
+     * Long enough for the re-run to reach its disarm on a loaded machine (with 6 s the orphan
+     * could fire first). It costs nothing when the test passes: the disarm kills the orphan's
+     * sleeper, and the test waits only for that.
+     */
+    static final int CONFIRM_SECONDS = 120;
     /** A marker of an armed timer (this version's rollback.TOKEN, or an older version's mktemp name). */
     static final Pattern MARKER = Pattern.compile("rollback\\.[A-Za-z0-9]+");
     static LabState s;
@@ -153,8 +158,8 @@ class RoceE2eOrphanRollbackTest {
         String applied = RoceE2eSupport.routing(s, "gpu01");
         for (LabNic n : h.nics()) assertTrue(applied.contains("from " + n.ip() + " lookup"), applied);
 
-        // once the orphan's sleeper is gone (killed by the disarm, or woken after its 6 s to find no
-        // marker) nothing is left that could undo the re-run: no need to sleep out its deadline
+        // once the orphan's sleeper is gone (killed by the disarm, or woken at its deadline to find
+        // no marker) nothing is left that could undo the re-run: no need to sleep out its deadline
         String name = orphan.getFileName().toString();
         Await.until("the orphan's sleeper (argv naming " + name + ") is gone", Duration.ofSeconds(CONFIRM_SECONDS).plus(Await.LONG),
                 () -> sleepers(name), List::isEmpty);
