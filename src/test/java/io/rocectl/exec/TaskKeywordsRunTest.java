@@ -82,7 +82,6 @@ class TaskKeywordsRunTest {
 
     @Test
     void timeoutEndsTheActionWithAnsiblesMessage() throws Exception {
-        long t0 = System.nanoTime();
         run("""
                 - hosts: all
                   gather_facts: false
@@ -92,8 +91,7 @@ class TaskKeywordsRunTest {
                       timeout: 1
                       ignore_errors: true
                 """, false);
-        long secs = (System.nanoTime() - t0) / 1_000_000_000L;
-        assertTrue(secs < 10, "the command was cut at the timeout, took " + secs + " s");
+        // cut by the timeout, not waited out: a 30 s sleep that ran to its end would be "ok"
         HostResult r = results.get("slow/h1");
         assertEquals("IGNORED", r.status().name());
         assertEquals("The command action failed to execute in the expected time frame (1) and was terminated",

@@ -127,7 +127,7 @@ class LabTest {
             assertEquals(!involves, ok, k);
         });
         Faults.inject(s, "link-up", null, "gpu02", "ens2f0", LabTestSupport.quiet());
-        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s, 5000)));
+        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s)));
     }
 
     @Test
@@ -138,7 +138,7 @@ class LabTest {
             Map<String, Boolean> p = pairs(s);
             assertTrue(p.entrySet().stream().anyMatch(e -> e.getKey().startsWith("gpu03/") && !e.getValue()), fault + ": " + p);
             LabTestSupport.fix(s, h(2));
-            assertEquals(0, failed(LabTestSupport.awaitAllPairs(s, 5000)), fault + " fixed");
+            assertEquals(0, failed(LabTestSupport.awaitAllPairs(s)), fault + " fixed");
         }
         Faults.inject(s, "arp-reset", null, "gpu02", null, LabTestSupport.quiet());
         assertEquals("0\n", in(s, "gpu02", "sysctl", "-n", "net.ipv4.conf.all.arp_ignore").stdout());
@@ -157,7 +157,7 @@ class LabTest {
         assertTrue(entry.contains(h(1).nics().get(1).mac()) && entry.contains("PERMANENT"), entry);
         assertFalse(pairs(s).get("gpu01/ens1f0->" + peerIp), out.text());
         in(s, "gpu01", "ip", "neigh", "del", peerIp, "dev", "ens1f0");
-        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s, 5000)));
+        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s)));
     }
 
     @Test
@@ -168,7 +168,7 @@ class LabTest {
         assertFalse(p.get("gpu03/ens1f0->" + h(0).nics().get(0).ip()));
         assertTrue(p.get("gpu03/ens2f0->" + h(0).nics().get(1).ip()));
         Faults.inject(s, "loss", "0", "gpu03", null, LabTestSupport.quiet());
-        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s, 5000)));
+        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s)));
     }
 
     @Test
@@ -212,7 +212,7 @@ class LabTest {
         for (LabNic n : g.nics()) assertTrue(rules.contains("from " + n.ip() + " lookup " + (201 + n.rail())), rules + out.text());
         assertEquals("2\n", in(s, "gpu01", "sysctl", "-n", "net.ipv4.conf.all.arp_announce").stdout());
         assertTrue(out.text().contains("started rocectl-roce.service (2 commands)"), out.text());
-        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s, 5000)), out.text());
+        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s)), out.text());
         in(s, "gpu01", "rm", "/etc/systemd/system/multi-user.target.wants/rocectl-roce.service");
         Faults.inject(s, "reboot", null, "gpu01", null, LabTestSupport.quiet());
         assertFalse(in(s, "gpu01", "ip", "rule", "show").stdout().contains("lookup 201"), "disabled unit must not run");

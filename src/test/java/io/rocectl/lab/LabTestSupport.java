@@ -2,6 +2,7 @@ package io.rocectl.lab;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rocectl.testing.Await;
 import io.rocectl.transport.ExecResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -122,12 +123,12 @@ final class LabTestSupport {
         return m;
     }
 
-    /** Probes until every pair works or the time is up (neighbour entries need a retransmit to recover). */
-    static Map<String, Boolean> awaitAllPairs(LabState s, long ms) {
-        long end = System.currentTimeMillis() + ms;
-        Map<String, Boolean> p = pairs(s);
-        while (failed(p) > 0 && System.currentTimeMillis() < end) p = pairs(s);
-        return p;
+    /**
+     * Probes until every pair works (neighbour entries need a retransmit to recover); fails at the
+     * deadline naming the pairs seen last.
+     */
+    static Map<String, Boolean> awaitAllPairs(LabState s) {
+        return Await.until("every NIC pair of the lab works", Await.LONG, () -> pairs(s), p -> failed(p) == 0);
     }
 
     static long failed(Map<String, Boolean> pairs) {

@@ -50,7 +50,7 @@ class RoceE2eLabTest {
     }
 
     static void assertEveryPairAndArpClean(String when) throws Exception {
-        Map<String, Boolean> p = LabTestSupport.awaitAllPairs(s, 3000);
+        Map<String, Boolean> p = LabTestSupport.awaitAllPairs(s);
         assertEquals(24, p.size(), p.toString());
         assertEquals(0, failed(p), when + ": failing pairs " + p);
         assertEquals(List.of(), RoceE2eSupport.arpProblems(s, RoceE2eSupport.arpMacs(s)), when);

@@ -59,7 +59,7 @@ class RoceE2eNetworkdTest {
         Faults.inject(s, "reboot", null, "gpu01", null, out.ps);
         assertTrue(out.text().contains("networkd (emulated): 4 routes/rules applied"), out.text());
         assertTrue(out.text().contains("(ManageForeignRoutingPolicyRules=no)"), out.text());
-        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s, 3000)), out.text());
+        assertEquals(0, failed(LabTestSupport.awaitAllPairs(s)), out.text());
         assertEquals(List.of(), RoceE2eSupport.arpProblems(s, RoceE2eSupport.arpMacs(s)));
 
         RoceE2eSupport.Run again = RoceE2eSupport.run(s, RoceE2eSupport.PLAYBOOK);

@@ -3,10 +3,13 @@ package io.rocectl.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rocectl.testing.Await;
+import io.rocectl.testing.Proc;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("lab")
 class RoceE2eOrphanRollbackTest {
-    static final int CONFIRM_SECONDS = 6;
+    /**
+     * Long enough for the re-run to reach its disarm on a loaded machine (with 6 s the orphan
+     * could fire first). It costs nothing when the test passes: the disarm kills the orphan's
+     * sleeper, and the test waits only for that.
+     */
+    static final int CONFIRM_SECONDS = 120;
     /** A marker of an armed timer (this version's rollback.TOKEN, or an older version's mktemp name). */
     static final Pattern MARKER = Pattern.compile("rollback\\.[A-Za-z0-9]+");
     static LabState s;
@@ -100,6 +108,24 @@ class RoceE2eOrphanRollbackTest {
         return out;
     }
 
+    /** The running timers' sleepers (argv: sh -c ... rocectl-rollback SECONDS MARKER IP) whose marker is named {@code name}. */
+    static List<Long> sleepers(String name) throws IOException {
+        List<Long> out = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.filter(p -> p.getFileName().toString().matches("[0-9]+")).toList()) {
+                String argv;
+                try {
+                    argv = Files.readString(p.resolve("cmdline"));
+                } catch (IOException ended) {
+                    continue;
+                }
+                long pid = Long.parseLong(p.getFileName().toString());
+                if (argv.contains("\0rocectl-rollback\0") && argv.contains("/" + name + "\0") && Proc.running(pid)) out.add(pid);
+            }
+        }
+        return out;
+    }
+
     @Test
     void aTimerOrphanedBySigkillDoesNotUndoALaterRun() throws Exception {
         LabHost h = s.host("gpu01");
@@ -120,7 +146,6 @@ class RoceE2eOrphanRollbackTest {
             child.destroyForcibly();
             child.waitFor(10, TimeUnit.SECONDS);
         }
-        long killedAt = System.currentTimeMillis();
         markers.addAll(armed);
         assertEquals(1, armed.size(), "one timer armed before the kill: " + Files.readString(tmp.resolve("killed.out")));
         Path orphan = armed.get(0);
@@ -133,9 +158,12 @@ class RoceE2eOrphanRollbackTest {
         String applied = RoceE2eSupport.routing(s, "gpu01");
         for (LabNic n : h.nics()) assertTrue(applied.contains("from " + n.ip() + " lookup"), applied);
 
-        long wait = killedAt + (CONFIRM_SECONDS + 4) * 1000L - System.currentTimeMillis();
-        if (wait > 0) Thread.sleep(wait);
-        assertEquals(applied, RoceE2eSupport.routing(s, "gpu01"), "the orphaned timer's deadline passed: rules still there");
+        // once the orphan's sleeper is gone (killed by the disarm, or woken at its deadline to find
+        // no marker) nothing is left that could undo the re-run: no need to sleep out its deadline
+        String name = orphan.getFileName().toString();
+        Await.until("the orphan's sleeper (argv naming " + name + ") is gone", Duration.ofSeconds(CONFIRM_SECONDS).plus(Await.LONG),
+                () -> sleepers(name), List::isEmpty);
+        assertEquals(applied, RoceE2eSupport.routing(s, "gpu01"), "the orphaned timer is gone: rules still there");
         assertTrue(!Files.exists(Path.of(orphan + ".done")) && !Files.exists(Path.of(orphan + ".firing")),
                 "the orphan never ran its undo");
         assertEquals(0, LabTestSupport.ssh(s, h, "true").exitCode(), "the host still answers");

@@ -2,14 +2,17 @@ package io.rocectl.lab;
 
 import static io.rocectl.lab.LabTestSupport.in;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rocectl.testing.Await;
 import io.rocectl.transport.ExecResult;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -152,12 +155,8 @@ class RoceE2eRollbackTest {
         String after = "";
         try {
             r = forceMgmt(deadGateway);
-            long deadline = System.currentTimeMillis() + (CONFIRM_SECONDS + 8) * 1000L;
-            while (System.currentTimeMillis() < deadline) {
-                after = RoceE2eSupport.routing(s, "gpu01");
-                if (after.equals(before)) break;
-                Thread.sleep(200);
-            }
+            after = Await.until("gpu01's rules and routes are back as before (its " + CONFIRM_SECONDS + " s timer fires)",
+                    Duration.ofSeconds(CONFIRM_SECONDS).plus(Await.LONG), () -> RoceE2eSupport.routing(s, "gpu01"), before::equals);
         } finally {
             stop.set(true);
             watcher.join();
@@ -195,8 +194,14 @@ class RoceE2eRollbackTest {
         String before = RoceE2eSupport.routing(s, "gpu01");
         RoceE2eSupport.Run r = forceMgmt(s.mgmtGateway());
         assertEquals(0, r.exitCode(), r.toString());
-        assertEquals("changed", r.task("per-NIC routing", "gpu01").path("status").asText(), r.toString());
-        Thread.sleep(CONFIRM_SECONDS * 1000L + 500);
+        JsonNode res = r.task("per-NIC routing", "gpu01");
+        assertEquals("changed", res.path("status").asText(), r.toString());
+        // once the disarmed timer's sleeper is gone it can never fire: no need to sleep out its time
+        long sleeper = res.path("result").path("rollback_pid").asLong();
+        assertTrue(sleeper > 0, res.toString());
+        Await.gone("the disarmed timer's sleeper", sleeper);
+        String file = res.path("result").path("rollback_file").asText();
+        assertFalse(in(s, "gpu01", "test", "-e", file + ".done").ok(), "the disarmed timer never ran its undo: " + file);
         String rules = in(s, "gpu01", "ip", "-4", "rule").stdout();
         assertTrue(rules.contains("from " + h.mgmtIp() + " lookup roce_mgmt0"), "disarmed: the change stays\n" + rules);
         assertEquals(0, LabTestSupport.ssh(s, h, "true").exitCode());

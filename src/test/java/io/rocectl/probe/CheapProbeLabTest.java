@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rocectl.testing.Await;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.LocalConnection;
@@ -62,7 +63,13 @@ class CheapProbeLabTest {
         ip("-n", b, "link", "set", "b1", "up");
         macB0 = mac(b, "b0");
         macB1 = mac(b, "b1");
-        Thread.sleep(300);
+        // every link up and every bridge port forwarding (d0's peer is down on purpose)
+        for (String[] l : List.of(new String[] {a, "a0"}, new String[] {b, "b0"}, new String[] {b, "b1"},
+                new String[] {sw, "a0s"}, new String[] {sw, "b0s"}, new String[] {sw, "b1s"})) {
+            Await.until(l[1] + " in " + l[0] + " is up" + (l[0].equals(sw) ? " and forwarding" : ""), Await.LONG,
+                    () -> ip("-n", l[0], "-d", "link", "show", "dev", l[1]),
+                    out -> out.contains("state UP") && (!l[0].equals(sw) || out.contains("bridge_slave state forwarding")));
+        }
     }
 
     @AfterAll

@@ -38,7 +38,7 @@ public final class OpenSshd implements AutoCloseable {
                 "") );
         proc = new ProcessBuilder(SSHD.toString(), "-D", "-e", "-f", cfg.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("sshd.log").toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             try (Socket s = new Socket("127.0.0.1", port)) {
                 String hostKey = Files.readString(dir.resolve("host_ed25519.pub")).trim();

@@ -17,7 +17,7 @@ class RemoteKillTagTest {
         String line = RemoteKill.tagged(Cmd.script("echo \"$$ $ROCECTL_CMD $1\"; env | grep -c '^ROCECTL_CMD=' ", "a b"), token);
         for (String shell : new String[] {"sh", "bash"}) {
             Process p = new ProcessBuilder(shell, "-c", line).redirectErrorStream(true).start();
-            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), shell + " ran the line");
             String[] out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n");
             assertEquals(0, p.exitValue(), String.join("\n", out));
             assertEquals(String.valueOf(p.pid()) + " " + token + " a b", out[0], shell + ": the login shell's own process runs the script, tagged");

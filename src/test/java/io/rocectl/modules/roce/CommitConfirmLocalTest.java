@@ -1,6 +1,7 @@
 package io.rocectl.modules.roce;
 
 import io.rocectl.module.TaskContext;
+import io.rocectl.testing.Await;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.LocalConnection;
 import io.rocectl.transport.TransportException;
@@ -116,8 +117,7 @@ class CommitConfirmLocalTest {
         assertEquals("100 roce_eth9\n", Files.readString(names));
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(names)));
         assertFalse(after.nics().snap().ifaces().isEmpty(), "the host as read after the disarm");
-        for (int i = 0; i < 50 && alive(a.pid()); i++) Thread.sleep(100);
-        assertFalse(alive(a.pid()), "the sleeper is killed");
+        Await.gone("the sleeper is killed", a.pid());
         assertFalse(Files.exists(applied), "nothing was rolled back");
         assertFalse(Files.exists(Path.of(a.file())), "the marker is gone");
         assertFalse(Files.exists(Path.of(a.file() + ".pid")), "its PID file went with it");
@@ -125,7 +125,7 @@ class CommitConfirmLocalTest {
         // a timer that fired: no file is written
         CommitConfirm.Armed b = arm(ctx(null), List.of("rule del pref 1001"), 1);
         Path done = Path.of(b.file() + ".done");
-        for (int i = 0; i < 100 && !Files.exists(done); i++) Thread.sleep(100);
+        Await.until("the 1 s timer fired and finished (" + done + ")", Await.LONG, () -> Files.exists(done));
         Path other = tmp.resolve("other.conf");
         io.rocectl.nic.HostNics.After late = io.rocectl.nic.HostNics.readAfter(conn, Duration.ofSeconds(20), n -> null,
                 Map.of(), CommitConfirm.disarmThenWrite(b, other.toString(), "x\n"));
@@ -153,8 +153,7 @@ class CommitConfirmLocalTest {
         assertTrue(alive(a.pid()), "the sleeper runs");
         assertEquals("rule del from 10.0.0.1 table 101\n", Files.readString(Path.of(a.file())), "the undo is saved");
         assertEquals(CommitConfirm.Disarm.DISARMED, CommitConfirm.disarm(ctx(null), a));
-        for (int i = 0; i < 50 && alive(a.pid()); i++) Thread.sleep(100);
-        assertFalse(alive(a.pid()), "the sleeper is killed");
+        Await.gone("the sleeper is killed", a.pid());
         assertFalse(Files.exists(Path.of(a.file())));
         assertFalse(Files.exists(applied), "nothing was rolled back");
         assertEquals(CommitConfirm.Disarm.GONE, CommitConfirm.disarm(ctx(null), a), "a second disarm finds nothing");
@@ -164,8 +163,7 @@ class CommitConfirmLocalTest {
     void anUnconfirmedChangeIsRolledBackByTheHost() throws Exception {
         CommitConfirm.Armed a = arm(ctx(null), List.of("route del 10.0.0.0/24 table 101"), 1);
         Path done = Path.of(a.file() + ".done");
-        for (int i = 0; i < 100 && !Files.exists(done); i++) Thread.sleep(100);
-        assertTrue(Files.exists(done), "the timer fired and finished");
+        Await.until("the 1 s timer fired and finished (" + done + ")", Await.LONG, () -> Files.exists(done));
         assertEquals("route del 10.0.0.0/24 table 101\n", Files.readString(applied), "ip -force -batch got the undo");
         assertEquals(CommitConfirm.Disarm.FIRED, CommitConfirm.disarm(ctx(null), a), "too late to disarm");
     }
@@ -179,8 +177,7 @@ class CommitConfirmLocalTest {
         CommitConfirm.Older done = CommitConfirm.disarmOlder(ctx(null), false);
         assertEquals(List.of(old.token()), done.disarmed());
         assertFalse(Files.exists(Path.of(old.file())));
-        for (int i = 0; i < 50 && alive(old.pid()); i++) Thread.sleep(100);
-        assertFalse(alive(old.pid()), "its sleeper is killed");
+        Await.gone("its sleeper is killed", old.pid());
         assertEquals(CommitConfirm.Disarm.GONE, CommitConfirm.disarm(ctx(null), old), "the older run finds it gone");
         assertFalse(CommitConfirm.disarmOlder(ctx(null), false).any(), "nothing left");
     }
@@ -238,16 +235,26 @@ class CommitConfirmLocalTest {
         CommitConfirm.disarm(ctx(null), failed.armed());
     }
 
-    /** The session of a process: field 6 of /proc/PID/stat. */
+    /**
+     * The session (field 6 of /proc/PID/stat) of the sleeper once it runs its final program: its
+     * own {@code sh -c 'sleep "$1"; ...' rocectl-rollback ...}. Until then PID is the backgrounded
+     * subshell (whose command line is the whole script's, holding that word too) or setsid before
+     * setsid(2): neither is in the session the sleeper ends up in.
+     */
     static long session(int pid) throws Exception {
-        // once the sleeper runs its own sh (after setsid, when it takes one): its argv names it
-        for (int i = 0; i < 100; i++) {
-            String cmd = Files.readString(Path.of("/proc/" + pid + "/cmdline"));
-            if (cmd.contains("rocectl-rollback")) break;
-            Thread.sleep(20);
-        }
-        String st = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        Path proc = Path.of("/proc/" + pid);
+        String argv = Await.until("PID " + pid + " runs the sleeper's own sh (argv: sh -c 'sleep ...' rocectl-rollback)",
+                Await.LONG, () -> Files.readString(proc.resolve("cmdline")), CommitConfirmLocalTest::isSleeper);
+        String st = Files.readString(proc.resolve("stat"));
+        // read again: the stat must still be the sleeper's (not a PID reused after it ended)
+        assertTrue(isSleeper(Files.readString(proc.resolve("cmdline"))), "PID " + pid + " is still the sleeper: " + argv);
         return Long.parseLong(st.substring(st.lastIndexOf(')') + 2).split(" ")[3]);
+    }
+
+    /** Whether a /proc/PID/cmdline is the sleeper's sh: argv[1] -c, argv[2] its script, argv[3] its $0. */
+    static boolean isSleeper(String cmdline) {
+        String[] a = cmdline.split("\0", -1);
+        return a.length > 4 && a[1].equals("-c") && a[2].startsWith("sleep \"$1\";") && a[3].equals("rocectl-rollback");
     }
 
     @Test

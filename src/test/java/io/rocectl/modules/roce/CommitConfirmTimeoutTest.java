@@ -1,6 +1,7 @@
 package io.rocectl.modules.roce;
 
 import io.rocectl.module.TaskContext;
+import io.rocectl.testing.Await;
 import io.rocectl.testing.MinaHosts;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.Connection;
@@ -56,15 +57,16 @@ class CommitConfirmTimeoutTest {
                 TaskContext ctx = new TaskContext("node01", conn, Map.of(), Map.of(), false, false, false,
                         Duration.ofSeconds(20), null);
                 String token = CommitConfirm.newToken();
+                // a timer of 6 s, a timeout of 3 s: time enough for the script to reach ip even on a
+                // loaded machine, and the kill comes before the timer fires
                 assertThrows(CommandTimeoutException.class, () -> CommitConfirm.armAndApply(ctx, token,
-                        List.of("rule del pref 1000"), List.of("rule add pref 1000 from 10.0.0.1 table 101"), 3,
-                        Duration.ofSeconds(1)));
-                assertTrue(Files.exists(hung), "the change ran (and hung)");
+                        List.of("rule del pref 1000"), List.of("rule add pref 1000 from 10.0.0.1 table 101"), 6,
+                        Duration.ofSeconds(3)));
+                assertTrue(Files.exists(hung), "the change ran (and hung) before the 3 s timeout");
                 long ipPid = Long.parseLong(Files.readString(hung).strip());
-                for (int i = 0; i < 50 && io.rocectl.testing.Proc.running(ipPid); i++) Thread.sleep(100);
-                assertTrue(!io.rocectl.testing.Proc.running(ipPid), "the hung change was killed on the host");
-                for (int i = 0; i < 100 && !Files.exists(applied); i++) Thread.sleep(100);
-                assertTrue(Files.exists(applied), "the rollback timer survived the kill and fired");
+                Await.gone("the hung change was killed on the host", ipPid);
+                Await.until("the rollback timer survived the kill and fired (" + applied + ")", Await.LONG,
+                        () -> Files.exists(applied));
                 assertEquals("rule del pref 1000\n", Files.readString(applied), "it applied the undo");
             }
         }

@@ -1,6 +1,7 @@
 package io.rocectl.modules.roce;
 
 import io.rocectl.module.TaskContext;
+import io.rocectl.testing.Await;
 import io.rocectl.transport.Cmd;
 import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.LocalConnection;
@@ -29,8 +30,12 @@ public final class MountNs implements AutoCloseable {
         this.dir = dir;
         holder = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "sleep", "600")
                 .redirectErrorStream(true).start();
-        assumeTrue(holder.isAlive(), "unshare --mount works");
-        Thread.sleep(100);
+        // unshare runs sleep once the namespace is made; an unshare that cannot make one exits
+        Path comm = Path.of("/proc/" + holder.pid() + "/comm");
+        String runs = Await.until("unshare (PID " + holder.pid() + ") made the mount namespace and runs sleep", Await.LONG,
+                () -> holder.isAlive() ? Files.readString(comm).strip() : "(exited)",
+                c -> c.equals("sleep") || c.equals("(exited)"));
+        assumeTrue(runs.equals("sleep"), "unshare --mount works");
         conn = new LocalConnection("mountns", List.of("nsenter", "-t", String.valueOf(holder.pid()), "-m"));
     }
 

@@ -1,6 +1,7 @@
 package io.rocectl.modules.roce;
 
 import io.rocectl.module.ModuleResult;
+import io.rocectl.testing.Await;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.TransportException;
 import org.junit.jupiter.api.AfterEach;
@@ -100,14 +101,8 @@ class RoceRoutingNetnsTest {
         assertTrue(r.failed(), r.msg());
         assertTrue(r.msg().contains("rolled back"), r.msg());
         assertTrue(ns.exec("ip -4 rule").contains("from 10.77.0.1 lookup"), "applied until the timer fires");
-        long deadline = System.currentTimeMillis() + 8000;
-        String now = "";
-        while (System.currentTimeMillis() < deadline) {
-            Thread.sleep(250);
-            now = ns.exec("ip -N -4 rule; ip -N -4 route show table all");
-            if (now.equals(before)) break;
-        }
-        assertEquals(before, now, "the host restored its previous rules and routes by itself");
+        Await.until("the host restores its previous rules and routes by itself (the 2 s timer fires)", Await.LONG,
+                () -> ns.exec("ip -N -4 rule; ip -N -4 route show table all"), before::equals);
     }
 
     /**
@@ -131,10 +126,11 @@ class RoceRoutingNetnsTest {
         String applied = ns.exec("ip -N -4 rule; ip -N -4 route show table all");
         assertTrue(applied.contains("from 10.77.0.2 lookup 101"), applied);
 
-        Thread.sleep(3000 + 2500);
+        // once its sleeper is gone (killed by the disarm, or woken to find no marker) the orphan can
+        // never fire: what it did by then is all it will ever do
+        Await.gone("the orphan's sleeper", orphan.pid());
         assertEquals(applied, ns.exec("ip -N -4 rule; ip -N -4 route show table all"), "the orphan did not fire");
         assertFalse(Files.exists(java.nio.file.Path.of(orphan.file() + ".done")), "the orphan never ran its undo");
-        assertFalse(ProcessHandle.of(orphan.pid()).map(ProcessHandle::isAlive).orElse(false), "its sleeper is gone");
         ModuleResult again = run(Map.of(), false, ns.reconnect());
         assertFalse(again.changed(), again.msg());
         assertFalse(again.msg().contains("older"), again.msg());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rocectl.testing.Await;
 import io.rocectl.testing.MinaHosts;
 import io.rocectl.transport.Connection;
 import io.rocectl.transport.HostKeyChecking;
@@ -35,9 +36,8 @@ class NewPathCheckTest {
                 assertEquals(1, hosts.logins.get());
                 assertTrue(conn.hasNetworkPath());
                 assertNull(conn.checkNewPath(Duration.ofSeconds(5)));
-                long deadline = System.currentTimeMillis() + 5000;
-                while (hosts.sessions.get() < 2 && System.currentTimeMillis() < deadline) Thread.sleep(20);
-                assertEquals(2, hosts.sessions.get(), "a new connection reached the server");
+                Await.until("a new connection reached the server (sessions)", Await.LONG, hosts.sessions::get, n -> n >= 2);
+                assertEquals(2, hosts.sessions.get(), "one new connection");
                 assertEquals(1, hosts.logins.get(), "and did not log in");
                 assertTrue(conn.exec(io.rocectl.transport.Cmd.of("true"), Duration.ofSeconds(5)).ok(), "the session is untouched");
             }

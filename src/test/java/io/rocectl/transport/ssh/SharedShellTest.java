@@ -1,5 +1,6 @@
 package io.rocectl.transport.ssh;
 
+import io.rocectl.testing.Await;
 import io.rocectl.testing.MinaHosts;
 import io.rocectl.testing.OpenSshd;
 import io.rocectl.transport.Cmd;
@@ -86,11 +87,11 @@ class SharedShellTest {
             try (Connection c = connect(hosts.port(0), hosts.key(), hosts.knownHosts())) {
                 Path pid = tmp.resolve("sleep.pid");
                 assertTrue(c.exec(Cmd.of("true").inSharedShell(), T).ok());
+                // 3 s: room for a loaded machine to run the script's first line before the cut
                 assertThrows(CommandTimeoutException.class, () -> c.exec(Cmd.script("echo $$ > \"$1\"; exec sleep 60",
-                        pid.toString()).inSharedShell(), Duration.ofSeconds(1)));
+                        pid.toString()).inSharedShell(), Duration.ofSeconds(3)));
                 long p = Long.parseLong(Files.readString(pid).strip());
-                for (int i = 0; i < 50 && io.rocectl.testing.Proc.running(p); i++) Thread.sleep(100);
-                assertFalse(io.rocectl.testing.Proc.running(p), "the command's process was killed on the host");
+                Await.gone("the command's process was killed on the host", p);
                 assertEquals("again\n", c.exec(Cmd.script("echo again").inSharedShell(), T).stdout());
             }
         }
@@ -106,14 +107,17 @@ class SharedShellTest {
         try (MinaHosts hosts = new MinaHosts(tmp, 1)) {
             try (Connection c = connect(hosts.port(0), hosts.key(), hosts.knownHosts())) {
                 Path started = tmp.resolve("started"), after = tmp.resolve("after");
-                assertThrows(CommandTimeoutException.class, () -> c.exec(Cmd.script("echo $$ > \"$1\"; sleep 60; echo late > \"$2\"",
-                        started.toString(), after.toString()).inSharedShell(), Duration.ofSeconds(1)));
-                assertTrue(Files.exists(started));
-                Thread.sleep(1500);
+                assertTrue(c.exec(Cmd.of("true").inSharedShell(), T).ok(), "the shared shell is up before the timed command");
+                // the script writes the shared shell's PID ($$) and its own subshell's (a child's $PPID)
+                assertThrows(CommandTimeoutException.class, () -> c.exec(Cmd.script(
+                        "echo \"$$ $(exec sh -c 'echo $PPID')\" > \"$1\"; sleep 60; echo late > \"$2\"",
+                        started.toString(), after.toString()).inSharedShell(), Duration.ofSeconds(3)));
+                assertTrue(Files.exists(started), "the script started within its 3 s");
+                String[] pids = Files.readString(started).strip().split(" ");
+                Await.gone("the script's subshell is killed", Long.parseLong(pids[1]));
+                Await.gone("the shared shell is gone too", Long.parseLong(pids[0]));
+                // both gone: nothing is left that could run the script's next line
                 assertFalse(Files.exists(after), "the script's next line never ran");
-                long shellPid = Long.parseLong(Files.readString(started).strip());
-                for (int i = 0; i < 50 && io.rocectl.testing.Proc.running(shellPid); i++) Thread.sleep(100);
-                assertFalse(io.rocectl.testing.Proc.running(shellPid), "the shared shell is gone too");
                 assertEquals("next\n", c.exec(Cmd.script("echo next").inSharedShell(), T).stdout(), "a new shell takes over");
             }
         }
@@ -125,11 +129,19 @@ class SharedShellTest {
             try (Connection c = connect(hosts.port(0), hosts.key(), hosts.knownHosts())) {
                 ExecutorService pool = Executors.newFixedThreadPool(2);
                 try {
-                    Future<ExecResult> slow = pool.submit(() -> c.exec(Cmd.script("sleep 1; echo slow").inSharedShell(), T));
-                    Thread.sleep(200);
+                    Path holding = tmp.resolve("holding"), release = tmp.resolve("release");
+                    assertTrue(c.exec(Cmd.of("true").inSharedShell(), T).ok(), "the shared shell is up");
+                    int channels = hosts.execs.get();
+                    // the slow one holds the shell until the test lets it go, not for a guessed time
+                    Future<ExecResult> slow = pool.submit(() -> c.exec(Cmd.script(
+                            ": > \"$1\"; while [ ! -e \"$2\" ]; do sleep 0.05; done; echo slow",
+                            holding.toString(), release.toString()).inSharedShell(), T));
+                    Await.until("the slow command holds the shared shell (" + holding + ")", Await.LONG, () -> Files.exists(holding));
                     Future<ExecResult> fast = pool.submit(() -> c.exec(Cmd.script("echo fast").inSharedShell(), T));
                     assertEquals("fast\n", fast.get().stdout());
                     assertFalse(slow.isDone(), "the fast one did not wait for the shell");
+                    assertEquals(channels + 1, hosts.execs.get(), "the fast one took a channel of its own");
+                    Files.createFile(release);
                     assertEquals("slow\n", slow.get().stdout());
                 } finally {
                     pool.shutdownNow();
