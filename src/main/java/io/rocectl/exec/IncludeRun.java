@@ -76,7 +76,7 @@ final class IncludeRun {
         // a meta end_batch/end_play inside ends this batch: the included run's own result (each host's
         // include under free runs on its own fork, so nothing here may be shared with another host's)
         boolean batchEnded = false;
-        Map<String, PlayRun.Failure> failed = new LinkedHashMap<>();
+        Map<String, FailureBook.Failure> failed = new LinkedHashMap<>();
         for (Map.Entry<Inclusion, List<String>> e : pending.entrySet()) {
             List<String> live = new ArrayList<>(ctx.state().active(e.getValue()));
             live.removeAll(failed.keySet());
@@ -97,7 +97,7 @@ final class IncludeRun {
                     ctx.hosts().get(h).count(Status.FAILED);
                     ctx.listener().onHostResult(fr);
                     shown.add(fr);
-                    failed.put(h, new PlayRun.Failure(t, fr, true));
+                    failed.put(h, new FailureBook.Failure(t, fr, true));
                 }
                 ctx.listener().onIncludeFailed(shown);
                 continue;
@@ -118,13 +118,13 @@ final class IncludeRun {
                 if (local.isUnreachable(h)) {
                     ctx.state().unreachable(h);
                 } else if (!local.active(h)) {
-                    failed.put(h, run.lastFailure.remove(h));
+                    failed.put(h, run.failures().takeLastFailure(h));
                 }
             }
         }
-        run.advance(it, t, hosts, results, failed);
+        run.failures().advance(it, t, hosts, results, failed);
         // meta end_host / end_play inside: they end the host (the batch) in the play, not just the include
-        for (String h : hosts) if (run.ended.contains(h)) it.end(h);
+        for (String h : hosts) if (run.failures().ended(h)) it.end(h);
         if (batchEnded) it.endBatch();
     }
 
@@ -142,7 +142,7 @@ final class IncludeRun {
                 if (h.name() != null) handlers.add(h.name());
                 handlers.addAll(h.listen());
             }
-            for (Task h : run.includedHandlers) {
+            for (Task h : run.metas().includedHandlers()) {
                 if (h.name() != null) handlers.add(h.name());
                 handlers.addAll(h.listen());
             }
@@ -152,7 +152,7 @@ final class IncludeRun {
         PlaybookLoader.IncludedRole role = loader.includeRole(inc.file(), inc.tasksFrom(), pbDir, apply,
                 t.vars(), t.mark(), noLog);
         synchronized (handlersAdded) {
-            for (Task h : role.handlers()) if (handlersAdded.add(String.valueOf(h.mark()))) run.includedHandlers.add(h);
+            for (Task h : role.handlers()) if (handlersAdded.add(String.valueOf(h.mark()))) run.metas().addIncludedHandler(h);
         }
         run.vars().includedDefaults.putAll(role.defaults());
         return role.steps();

@@ -36,13 +36,17 @@ final class PlayRun {
     /** Every host of the play (after --limit), failed or not: {@code ansible_play_hosts_all}. */
     private final List<String> playHosts;
     private final Templar templar = Templar.get();
-    /** Per host, the handler names and listen topics notified in this batch. */
-    private final Map<String, Set<String>> notified = new LinkedHashMap<>();
     private final AtomicBoolean breakPlaybook = new AtomicBoolean();
     private final AtomicBoolean playEnded = new AtomicBoolean();
     private volatile List<String> batch = List.of();
 
     private final PlayVars vars;
+    /** Failure bookkeeping: moving hosts on by results, rescues, the failure limits. */
+    private final FailureBook failures = new FailureBook(this);
+    /** Meta actions and handlers. */
+    private final MetaActions metas = new MetaActions(this);
+    /** include_tasks/include_role. */
+    private final IncludeRun includes = new IncludeRun(this);
 
     PlayRun(RunContext ctx, Play play, List<String> playHosts) {
         this.ctx = ctx;
@@ -72,7 +76,7 @@ final class PlayRun {
             // as in Ansible, handlers notified in a section (pre_tasks, tasks, post_tasks) run at its end
             Task flush = Task.builder(Task.META).name("flush_handlers").args(Map.of("_raw_params", "flush_handlers"))
                     .mark(play.mark()).build();
-            implicit.add(flush);
+            metas.implicit(flush);
             steps.add(flush);
         }
         Program program = Program.of(steps);
@@ -86,9 +90,7 @@ final class PlayRun {
             if (!first) ctx.listener().onPlayStart(play.name(), members);
             first = false;
             batch = members;
-            synchronized (notified) {
-                notified.clear();
-            }
+            metas.clearNotified();
             strategy.run(this, new PlayIterator(program, members, ctx.state()));
             if (breakPlaybook.get()) return true;
             if (ctx.state().active(members).isEmpty()) {
@@ -102,6 +104,34 @@ final class PlayRun {
 
     RunContext ctx() {
         return ctx;
+    }
+
+    FailureBook failures() {
+        return failures;
+    }
+
+    MetaActions metas() {
+        return metas;
+    }
+
+    /** The hosts of the batch now running. */
+    List<String> batch() {
+        return batch;
+    }
+
+    /** Every host of the play (after --limit), failed or not. */
+    List<String> playHosts() {
+        return playHosts;
+    }
+
+    /** A {@code meta: end_play} ran: no later batch of this play runs. */
+    void endPlay() {
+        playEnded.set(true);
+    }
+
+    /** The playbook stops after this play; true the first time (say why once). */
+    boolean breakPlaybookFirst() {
+        return !breakPlaybook.getAndSet(true);
     }
 
     Play play() {
@@ -150,7 +180,7 @@ final class PlayRun {
     void step(PlayIterator it, Program.Slot slot, List<String> hosts) throws InterruptedException {
         Task t = slot.task();
         if (t.isMeta()) {
-            meta(it, slot, hosts);
+            metas.meta(it, slot, hosts);
             return;
         }
         if (IncludeRun.is(t)) {
@@ -158,178 +188,20 @@ final class PlayRun {
             return;
         }
         List<HostResult> results = runTask(t, hosts, slot.scopeVars());
-        advance(it, t, hosts, results, Map.of());
+        failures.advance(it, t, hosts, results, Map.of());
     }
 
-    /**
-     * Moves hosts past a task by its results; {@code inner}: hosts that failed inside what the
-     * task included (with that failure), which fail here as well.
-     */
-    void advance(PlayIterator it, Task t, List<String> hosts, List<HostResult> results, Map<String, Failure> inner) {
-        Map<String, HostResult> byHost = new LinkedHashMap<>();
-        for (HostResult r : results) byHost.put(r.host(), r);
-        HostResult first = results.isEmpty() ? null : results.get(0);
-        boolean out = false;
-        for (String h : hosts) {
-            HostResult r = byHost.get(h);
-            // run_once: the other hosts share the first one's fate (Ansible fails them all with it)
-            Status st = inner.containsKey(h) ? Status.FAILED : r != null ? r.status()
-                    : first != null && first.status() == Status.FAILED ? Status.FAILED : Status.OK;
-            PlayIterator.Outcome o = it.record(h, st);
-            Failure cause = inner.containsKey(h) ? inner.get(h)
-                    : st == Status.FAILED ? new Failure(t, r != null ? r : first, r != null) : pending.remove(h);
-            if (o == PlayIterator.Outcome.FAILING && cause != null) pending.put(h, cause);
-            if (o == PlayIterator.Outcome.OUT && cause != null) lastFailure.put(h, cause);
-            if (o == PlayIterator.Outcome.RESCUED && cause != null) rescued(h, cause);
-            // Ansible: a failure that leads into a rescue or an always part is not fatal
-            if (o == PlayIterator.Outcome.OUT && (st == Status.FAILED || st == Status.UNREACHABLE)) out = true;
-        }
-        // a run_once task that fails is fatal for the play (Ansible's linear strategy takes it as any_errors_fatal)
-        if (t.runOnce() && out && first != null && first.status() == Status.FAILED && !play.anyErrorsFatal()) {
-            ctx.listener().onNoHostsLeft();
-        }
-        limits(it, out);
-    }
 
-    /** A failure on its way to a rescue part (through always parts): the task and its result. */
-    record Failure(Task task, HostResult result, boolean counted) {
-    }
-
-    /** The failure that took a host out (of an included program: the include fails with it). */
-    final Map<String, Failure> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Hosts a {@code meta: end_host} ended (in an included file: the include ends them too). */
-    final Set<String> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** include_tasks/include_role. */
-    private final IncludeRun includes = new IncludeRun(this);
-    /** Handlers of roles included at run time (after the play's). */
-    final List<Task> includedHandlers = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    /** Failures of hosts now running an always part, for the rescue that may catch them further out. */
-    private final Map<String, Failure> pending = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** Entering a rescue: the failure counts as rescued, and the rescue sees what failed. */
-    private void rescued(String host, Failure f) {
-        HostState hs = ctx.hosts().get(host);
-        if (f.counted()) hs.rescued();
-        Map<String, Object> ft = new LinkedHashMap<>();
-        ft.put("name", f.task().name() == null ? "" : f.task().name());
-        ft.put("action", f.task().module());
-        hs.registered.put("ansible_failed_task", ft);
-        hs.registered.put("ansible_failed_result", f.result() == null ? Map.of() : f.result().data());
-    }
-
-    /** any_errors_fatal (after a host failed out of the play) and max_fail_percentage, checked after every task. */
-    private void limits(PlayIterator it, boolean failedOut) {
-        if (failedOut && play.anyErrorsFatal()) {
-            it.stopAllButRecovering();
-            if (!breakPlaybook.getAndSet(true)) {
-                ctx.listener().onWarning("any_errors_fatal: stopping the playbook at play '" + play.name()
-                        + "' after a failure");
-                ctx.listener().onNoHostsLeft();
-            }
-        }
-        if (play.maxFailPercentage() != null && !batch.isEmpty()) {
-            List<String> members = batch;
-            int out = members.size() - ctx.state().active(members).size();
-            if (out * 100.0 / members.size() > play.maxFailPercentage()) {
-                it.endAll();
-                if (!breakPlaybook.getAndSet(true)) {
-                    ctx.listener().onWarning("max_fail_percentage " + play.maxFailPercentage() + "% exceeded: stopping"
-                            + " the playbook at play '" + play.name() + "'");
-                    // Ansible 2.14's linear strategy says it twice here (the limit, then no host left)
-                    ctx.listener().onNoHostsLeft();
-                    ctx.listener().onNoHostsLeft();
-                }
-            }
-        }
-    }
-
-    /** The flush_handlers the play adds at the end of each section: not shown (as Ansible's implicit meta tasks). */
-    private final Set<Task> implicit = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    /** Meta actions Ansible 2.14's linear strategy runs once, for the first host: its when decides for all. */
-    private static final Set<String> ONCE = Set.of("end_play", "end_batch", "clear_facts");
-    /** Meta actions that ignore when (Ansible warns and runs them). */
-    private static final Set<String> WITHOUT_WHEN = Set.of("noop", "reset_connection");
-    /** Warnings already given in this play (Ansible gives each once). */
-    private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    private void meta(PlayIterator it, Program.Slot slot, List<String> hosts) throws InterruptedException {
-        Task t = slot.task();
-        String action = t.metaAction();
-        List<String> ran = ONCE.contains(action) && !hosts.isEmpty() ? hosts.subList(0, 1) : hosts;
-        List<String> yes = new ArrayList<>();
-        List<HostResult> skipped = new ArrayList<>();
-        if (WITHOUT_WHEN.contains(action)) {
-            yes.addAll(ran);
-            String w = action + " task does not support when conditional";
-            if (!t.when().isEmpty() && warned.add(w)) ctx.listener().onWarning(w);
-        } else {
-            for (String h : ran) {
-                try {
-                    if (templar.condition(t.when(), varsFor(ctx.hosts().get(h), slot.scopeVars(), t.vars()))) yes.add(h);
-                    else skipped.add(new HostResult(h, t.displayName(), Status.SKIPPED, "", Map.of("changed", false,
-                            "skipped", true, "skip_reason", action + " conditional evaluated to False"), null, List.of(), null, 0));
-                } catch (TemplateException e) {
-                    ctx.listener().onWarning("meta " + action + " on " + h + ": " + e.getMessage());
-                }
-            }
-        }
-        if (!implicit.contains(t)) ctx.listener().onMeta(t.displayName(), ran, skipped, !ONCE.contains(action));
-        switch (action) {
-            case "flush_handlers" -> runHandlers(it, yes);
-            case "end_host" -> {
-                yes.forEach(it::end);
-                ended.addAll(yes);
-            }
-            case "end_batch", "end_play" -> {
-                if (!yes.isEmpty()) {
-                    it.endBatch();
-                    if ("end_play".equals(action)) playEnded.set(true);
-                }
-            }
-            // every host of the play, gathered facts only: set_fact values stay (as in Ansible)
-            case "clear_facts" -> {
-                if (!yes.isEmpty()) playHosts.forEach(h -> ctx.hosts().get(h).facts.clear());
-            }
-            case "reset_connection" -> yes.forEach(h -> ctx.pool().drop(h));
-            default -> { /* noop */ }
-        }
-        for (String h : hosts) it.record(h, Status.OK);
-    }
-
-    private void runHandlers(PlayIterator it, List<String> hosts) throws InterruptedException {
-        Set<String> seen = new HashSet<>();
-        List<Task> handlers = new ArrayList<>(play.handlers());
-        handlers.addAll(includedHandlers);
-        for (Task h : handlers) {
-            // two handlers with one name: the first one is the one notified (Ansible 2.14)
-            boolean byName = h.name() != null && seen.add(h.name());
-            List<String> want = new ArrayList<>();
-            synchronized (notified) {
-                for (String host : hosts) {
-                    Set<String> ns = notified.get(host);
-                    if (ns == null) continue;
-                    boolean hit = byName && ns.contains(h.name());
-                    for (String l : h.listen()) hit |= ns.contains(l);
-                    if (hit) want.add(host);
-                }
-            }
-            want.retainAll(it.live());
-            if (want.isEmpty()) continue;
-            for (HostResult r : runTask(h, want, Map.of(), true)) {
-                if (r.status() == Status.UNREACHABLE) ctx.state().unreachable(r.host());
-                if (r.status() == Status.FAILED) it.fail(r.host());
-            }
-        }
-        synchronized (notified) {
-            for (String host : hosts) notified.remove(host);
-        }
-    }
 
     /** Runs a task on hosts; returns the results of the hosts it ran on (counted in their stats). */
     List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars)
             throws InterruptedException {
         return runTask(t, targets, scopeVars, false);
+    }
+
+    /** A notified handler on the hosts that notified it (shown as RUNNING HANDLER). */
+    List<HostResult> runHandler(Task h, List<String> hosts) throws InterruptedException {
+        return runTask(h, hosts, Map.of(), true);
     }
 
     /** As {@link #runTask(Task, List, Map)}; {@code handler}: shown as a handler (RUNNING HANDLER). */
@@ -418,17 +290,11 @@ final class PlayRun {
                     msg, Map.of("failed", true, "msg", msg), null, List.of(), null, 0);
         }
         h.count(r);
-        notify(t, host, r.status());
+        metas.notify(t, host, r.status());
         ctx.listener().onHostResult(shown(t, r));
         return r;
     }
 
-    private void notify(Task t, String host, Status s) {
-        if (s != Status.CHANGED || t.notifies().isEmpty()) return;
-        synchronized (notified) {
-            notified.computeIfAbsent(host, k -> new LinkedHashSet<>()).addAll(t.notifies());
-        }
-    }
 
     /** A controller module: run once for the play; its result counts for every live host. */
     private List<HostResult> runOnController(ControllerModule cm, Task t, List<String> live,
@@ -471,7 +337,7 @@ final class PlayRun {
             HostResult hr = new HostResult(h, r.task(), st, r.msg(), r.data(), r.diff(), List.of(), null, r.millis());
             if (t.register() != null) hs.registered.put(t.register(), r.data());
             hs.count(st);
-            notify(t, h, st);
+            metas.notify(t, h, st);
             ctx.listener().onHostResult(shown(t, hr));
             all.add(hr);
         }
