@@ -3,7 +3,6 @@ package io.rocectl.exec;
 import io.rocectl.event.HostResult;
 import io.rocectl.event.Status;
 import io.rocectl.module.ModuleException;
-import io.rocectl.module.ModuleResult;
 import io.rocectl.module.SearchPath;
 import io.rocectl.module.Values;
 import io.rocectl.playbook.Block;
@@ -14,9 +13,6 @@ import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
 
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +43,8 @@ final class PlayRun {
     private final MetaActions metas = new MetaActions(this);
     /** include_tasks/include_role. */
     private final IncludeRun includes = new IncludeRun(this);
+    /** Controller modules' tasks. */
+    private final ControllerRun controllers = new ControllerRun(this);
 
     PlayRun(RunContext ctx, Play play, List<String> playHosts) {
         this.ctx = ctx;
@@ -208,7 +206,7 @@ final class PlayRun {
     private List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars, boolean handler)
             throws InterruptedException {
         if (ctx.modules().find(t.module()) instanceof ControllerModule cm) {
-            return runOnController(cm, t, targets, scopeVars);
+            return controllers.run(cm, t, targets, scopeVars);
         }
         List<String> run = t.runOnce() ? targets.subList(0, 1) : targets;
         ctx.listener().onTaskStart(t.displayName(), run);
@@ -296,93 +294,6 @@ final class PlayRun {
     }
 
 
-    /** A controller module: run once for the play; its result counts for every live host. */
-    private List<HostResult> runOnController(ControllerModule cm, Task t, List<String> live,
-                                             Map<String, Object> scopeVars) throws InterruptedException {
-        ctx.listener().onTaskStart(t.displayName(), live);
-        HostState first = ctx.hosts().get(live.get(0));
-        HostResult r;
-        long t0 = System.nanoTime();
-        try {
-            Map<String, Object> vars = varsFor(first, scopeVars, t.vars());
-            if (!templar.condition(t.when(), vars)) {
-                r = new HostResult(first.name, t.displayName(), Status.SKIPPED, "conditional result was false",
-                        Map.of("skipped", true), null, List.of(), null, 0);
-            } else {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> args = (Map<String, Object>) templar.render(t.args(), vars);
-                ModuleResult mr = cm.runOnController(controller(args, live, scopeVars));
-                Map<String, Object> d = new LinkedHashMap<>(mr.data());
-                d.put("changed", mr.changed());
-                d.put("failed", mr.failed());
-                d.put("msg", mr.msg());
-                Status st = mr.failed() ? (t.ignoreErrors() ? Status.IGNORED : Status.FAILED)
-                        : Boolean.TRUE.equals(mr.data().get(ControllerModule.SKIPPED)) ? Status.SKIPPED
-                        : mr.changed() ? Status.CHANGED : Status.OK;
-                r = new HostResult(first.name, t.displayName(), st, mr.msg(), d, mr.diff(), List.of(), null,
-                        (System.nanoTime() - t0) / 1_000_000);
-            }
-        } catch (TemplateException | ModuleException e) {
-            r = new HostResult(first.name, t.displayName(), t.ignoreErrors() ? Status.IGNORED : Status.FAILED,
-                    e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), null, 0);
-        }
-        List<HostResult> all = new ArrayList<>();
-        Set<String> implicated = implicated(r);
-        for (String h : live) {
-            HostState hs = ctx.hosts().get(h);
-            Status st = r.status();
-            if (st == Status.FAILED && implicated != null && !implicated.contains(h)) {
-                st = Boolean.TRUE.equals(r.data().get("changed")) ? Status.CHANGED : Status.OK;
-            }
-            HostResult hr = new HostResult(h, r.task(), st, r.msg(), r.data(), r.diff(), List.of(), null, r.millis());
-            if (t.register() != null) hs.registered.put(t.register(), r.data());
-            hs.count(st);
-            metas.notify(t, h, st);
-            ctx.listener().onHostResult(shown(t, hr));
-            all.add(hr);
-        }
-        ctx.listener().onTaskEnd(t.displayName(), shown(t, all));
-        return all;
-    }
-
-    /** The hosts a failed controller result names in {@link ControllerModule#FAILED_HOSTS}, or null (= all). */
-    private static Set<String> implicated(HostResult r) {
-        if (r.status() != Status.FAILED || !(r.data().get(ControllerModule.FAILED_HOSTS) instanceof List<?> l)
-                || l.isEmpty()) {
-            return null;
-        }
-        Set<String> out = new HashSet<>();
-        for (Object o : l) out.add(String.valueOf(o));
-        return out;
-    }
-
-    private Controller controller(Map<String, Object> args, List<String> live, Map<String, Object> scopeVars) {
-        return new Controller() {
-            @Override public List<String> hosts() { return List.copyOf(live); }
-            @Override public Map<String, Object> vars(String host) {
-                return templar.resolved(varsFor(ctx.hosts().get(host), scopeVars, Map.of()));
-            }
-            @Override public Map<String, Object> args() { return args; }
-            @Override public ConnectionPool pool() { return ctx.pool(); }
-            @Override public int forks() { return ctx.opts().forks(); }
-            @Override public java.time.Duration commandTimeout() { return ctx.opts().commandTimeout(); }
-            @Override public boolean check() { return ctx.opts().check(); }
-            @Override public List<String> rerun(Set<String> tags, List<String> targets) throws InterruptedException {
-                List<Step> steps = new ArrayList<>();
-                for (Step x : TagFilter.prune(Block.runnable(play.tasks()), tags, ctx.opts().skipTags())) {
-                    if (x instanceof Task task && (task.isMeta()
-                            || ctx.modules().find(task.module()) instanceof ControllerModule)) continue;
-                    steps.add(x);
-                }
-                List<String> ts = ctx.state().active(targets);
-                new LinearStrategy().run(PlayRun.this, new PlayIterator(Program.of(steps), ts, ctx.state()));
-                List<String> bad = new ArrayList<>(ts);
-                bad.removeAll(ctx.state().active(ts));
-                return bad;
-            }
-        };
-    }
-
     /**
      * Ansible's {@code ansible_search_path} for a task: its role's directory (inside a role), the
      * directory of the file the task is written in, the playbook's directory.
@@ -420,11 +331,11 @@ final class PlayRun {
     }
 
     /** What the listeners (console, JSON) see of a result: all of it, or nothing under {@code no_log}. */
-    private static HostResult shown(Task t, HostResult r) {
+    static HostResult shown(Task t, HostResult r) {
         return t.noLog() ? r.censored() : r;
     }
 
-    private static List<HostResult> shown(Task t, List<HostResult> rs) {
+    static List<HostResult> shown(Task t, List<HostResult> rs) {
         if (!t.noLog()) return rs;
         List<HostResult> out = new ArrayList<>(rs.size());
         for (HostResult r : rs) out.add(r.censored());
