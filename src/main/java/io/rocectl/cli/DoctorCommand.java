@@ -22,40 +22,64 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code rocectl doctor -i INV SRC_HOST:NIC DST_HOST:NIC}: every layer of one pair, both ways, explained. */
+/**
+ * {@code rocectl doctor -i INV SRC DST}: every layer of one pair, both ways, explained. SRC and DST
+ * are {@code HOST:NIC}, {@code HOST:mlx5_N} or a RoCE NIC's IPv4 address ({@link NicSpec}).
+ */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = "Check one NIC pair layer by layer (both directions) and say what each result means.")
 public final class DoctorCommand implements Callable<Integer> {
     @Mixin InventoryOptions inv;
     @Mixin ConnectionOptions conn;
 
-    @Parameters(index = "0", paramLabel = "SRC_HOST:NIC")
+    @Parameters(index = "0", paramLabel = "SRC", description = "HOST:NIC, HOST:mlx5_N (the RDMA device's NIC) or the IPv4 "
+            + "address of a RoCE NIC.")
     String src;
 
-    @Parameters(index = "1", paramLabel = "DST_HOST:NIC")
+    @Parameters(index = "1", paramLabel = "DST", description = "As SRC.")
     String dst;
 
     @Override
     public Integer call() throws Exception {
-        String[] s = split(src);
-        String[] d = split(dst);
-        if (s[0].equals(d[0]) && s[1].equals(d[1])) {
+        NicSpec s = NicSpec.parse(src);
+        NicSpec d = NicSpec.parse(dst);
+        if (s.text().equals(d.text())) {
             throw new InputError("argument", 0, 0, "'" + src + "' twice: a pair needs two different NICs");
         }
         Fleet fleet = Fleet.load(inv, conn);
-        for (String h : List.of(s[0], d[0])) {
-            if (!fleet.inventory().hasHost(h)) throw new InputError("argument", 0, 0, "no host '" + h + "' in " + inv.inventory);
+        for (NicSpec x : List.of(s, d)) {
+            if (!x.isIp() && !fleet.inventory().hasHost(x.host())) {
+                throw new InputError("argument", 0, 0, "no host '" + x.host() + "' in " + inv.inventory);
+            }
         }
+        // an IP can be on any host: read them all (one round trip each), as probe does
+        List<String> hosts = s.isIp() || d.isIp() ? fleet.resolve("all")
+                : List.of(s.host(), d.host()).stream().distinct().toList();
         try (ConnectionPool pool = fleet.pool()) {
-            Endpoints.Gathered g = Endpoints.gather(List.of(s[0], d[0]).stream().distinct().toList(), fleet::varsFor,
-                    pool, 2, fleet.commandTimeout());
-            if (!g.unreachable().isEmpty()) {
-                g.unreachable().forEach((h, e) -> System.out.println("host  " + h + ": UNREACHABLE over SSH: " + e));
+            Endpoints.Gathered g = Endpoints.gather(hosts, fleet::varsFor, pool, Math.max(2, conn.forks),
+                    fleet.commandTimeout());
+            List<String> down = new java.util.ArrayList<>();
+            for (NicSpec x : List.of(s, d)) {
+                if (!x.isIp() && g.unreachable().containsKey(x.host()) && !down.contains(x.host())) down.add(x.host());
+                if (x.isIp() && g.all().stream().noneMatch(e -> e.ip().equals(x.ip()))) {
+                    g.unreachable().keySet().stream().filter(h -> !down.contains(h)).forEach(down::add);
+                }
+            }
+            if (!down.isEmpty()) {
+                down.forEach(h -> System.out.println("host  " + h + ": UNREACHABLE over SSH: " + g.unreachable().get(h)));
                 System.out.println("verdict: fix SSH/management access first (layer host)");
                 return ExitCodes.UNREACHABLE;
             }
-            NicEndpoint a = find(g, s);
-            NicEndpoint b = find(g, d);
+            Map<String, String> mgmt = NicSpec.mgmtAddresses(fleet, hosts);
+            NicEndpoint a = s.resolve(g, mgmt);
+            NicEndpoint b = d.resolve(g, mgmt);
+            if (a.equals(b)) {
+                throw new InputError("argument", 0, 0, "'" + src + "' and '" + dst + "' are the same NIC " + a.key()
+                        + ": a pair needs two different NICs");
+            }
+            if (s.isIp() || d.isIp() || !a.nic().equals(s.name()) || !b.nic().equals(d.name())) {
+                System.out.println("resolved: " + src + " = " + a.key() + ", " + dst + " = " + b.key());
+            }
             System.out.println("pair " + a.key() + " (" + a.ip() + ", " + a.mac() + ") <-> " + b.key() + " (" + b.ip()
                     + ", " + b.mac() + ")");
             boolean ok = bothWays(pool, fleet, g, new ProbePair(a, b));
@@ -147,19 +171,4 @@ public final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    private static NicEndpoint find(Endpoints.Gathered g, String[] hn) {
-        List<NicEndpoint> l = g.byHost().get(hn[0]);
-        if (l == null) throw new InputError("argument", 0, 0, "cannot read the NICs of " + hn[0] + ": " + g.errors().get(hn[0]));
-        return l.stream().filter(e -> e.nic().equals(hn[1])).findFirst().orElseThrow(() -> new InputError("argument", 0, 0,
-                "'" + hn[1] + "' is not a RoCE NIC of " + hn[0] + " (RoCE NICs: "
-                        + l.stream().map(NicEndpoint::nic).toList() + ")"));
-    }
-
-    private static String[] split(String s) {
-        String[] p = s.split(":", 2);
-        if (p.length != 2 || p[0].isBlank() || p[1].isBlank()) {
-            throw new InputError("argument", 0, 0, "expected HOST:NIC, got '" + s + "'");
-        }
-        return p;
-    }
 }

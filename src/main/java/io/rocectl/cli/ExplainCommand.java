@@ -5,6 +5,7 @@ import io.rocectl.probe.Explain;
 import io.rocectl.probe.Explanation;
 import io.rocectl.probe.Finding;
 import io.rocectl.probe.LogExplainer;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -27,8 +28,9 @@ import java.util.concurrent.Callable;
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = {"Explain RDMA/NCCL errors: layer, meaning, next command.",
                 "Give the text (quoted), '-' to read a log from stdin, or --file LOG. Each distinct finding is "
-                        + "printed once with its count and first line, highest layer first. Exit 0 when something "
-                        + "was found, 2 when nothing."})
+                        + "printed once with its count and first line, highest layer first, with the addresses its lines name "
+                        + "(peer IP, localGid, remoteGids); with -i INV they are resolved to host:NIC. Exit 0 when "
+                        + "something was found, 2 when nothing."})
 public final class ExplainCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TEXT", arity = "0..*", description = "The error text (quote it), or '-' for stdin.")
     List<String> text;
@@ -36,13 +38,19 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = {"-f", "--file"}, paramLabel = "LOG", description = "Read a whole log file (any size; read line by line).")
     Path file;
 
+    @Option(names = {"-i", "--inventory"}, paramLabel = "INVENTORY",
+            description = "Resolve the IPs and GIDs found in the text to host:NIC by reading the RoCE NICs of this "
+                    + "inventory's hosts (one SSH round trip each, connection settings from the inventory), and print "
+                    + "the doctor/probe command to run next. May be given several times, as elsewhere.")
+    List<Path> inventory;
+
     /** Where '-' reads from (System.in, which tests may replace with System.setIn). */
     static InputStream stdin() {
         return System.in;
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         boolean dash = text != null && text.size() == 1 && text.get(0).equals("-");
         if (file != null && text != null && !text.isEmpty()) {
             throw new InputError("option --file", 0, 0, "give either --file LOG or TEXT, not both");
@@ -67,6 +75,14 @@ public final class ExplainCommand implements Callable<Integer> {
             System.out.println("no known error in that text; known: " + String.join(", ", Explain.ids()));
             return ExitCodes.FAILED;
         }
+        ExplainResolve where = ExplainResolve.none();
+        if (inventory != null && found.stream().anyMatch(f -> !f.seen().isEmpty())) {
+            where = ExplainResolve.read(inventory, CommandLine.populateCommand(new ConnectionOptions()));
+            String note = where.unreadable();
+            if (note != null) System.out.println(note);
+        } else if (inventory != null) {
+            where = ExplainResolve.named(inventory);
+        }
         for (Finding f : found) {
             Explanation e = f.explanation();
             System.out.println("[" + e.layer().id() + "] " + e.id() + "  x" + f.count() + ", first at line " + f.firstLine()
@@ -74,6 +90,7 @@ public final class ExplainCommand implements Callable<Integer> {
             System.out.println("  line:    " + f.firstText().strip());
             System.out.println("  meaning: " + e.meaning());
             System.out.println("  next:    " + e.next());
+            where.lines(f).forEach(System.out::println);
         }
         return ExitCodes.OK;
     }

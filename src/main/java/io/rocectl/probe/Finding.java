@@ -7,5 +7,12 @@ package io.rocectl.probe;
  * @param count       number of lines it was found on
  * @param firstLine   1-based number of the first line it was found on
  * @param firstText   that line (cut to {@link LogExplainer#MAX_SHOWN} characters)
+ * @param seen        the distinct addresses (peer, GIDs) named on its lines, in order, at most
+ *                    {@link LogExplainer#MAX_SEEN}
  */
-public record Finding(Explanation explanation, long count, long firstLine, String firstText) {}
+public record Finding(Explanation explanation, long count, long firstLine, String firstText,
+                      java.util.List<LogAddresses.Seen> seen) {
+    public Finding {
+        seen = java.util.List.copyOf(seen);
+    }
+}

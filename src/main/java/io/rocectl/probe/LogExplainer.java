@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads a whole log (a file, stdin or pasted text) line by line through {@link Explain} and keeps,
@@ -17,9 +19,12 @@ public final class LogExplainer {
     public static final int MAX_LINE = 64 * 1024;
     /** Longest part of the first line kept for the report. */
     public static final int MAX_SHOWN = 400;
+    /** Most distinct address sets (peer, local and remote GID) kept per finding. */
+    public static final int MAX_SEEN = 8;
 
     private final Map<String, long[]> counts = new LinkedHashMap<>();
     private final Map<String, Finding> first = new LinkedHashMap<>();
+    private final Map<String, Set<LogAddresses.Seen>> seen = new LinkedHashMap<>();
     private long lines;
 
     /** Every distinct event in {@code in}, highest layer first, then by first line. */
@@ -48,17 +53,22 @@ public final class LogExplainer {
         int end = sb.length();
         if (end > 0 && sb.charAt(end - 1) == '\r') end--;
         String text = sb.substring(0, end);
-        for (Explanation e : Explain.explain(text)) {
+        List<Explanation> es = Explain.explain(text);
+        LogAddresses.Seen at = es.isEmpty() ? null : LogAddresses.of(text);
+        for (Explanation e : es) {
             counts.computeIfAbsent(e.id(), k -> new long[1])[0]++;
             first.computeIfAbsent(e.id(), k -> new Finding(e, 0, lines,
-                    text.length() > MAX_SHOWN ? text.substring(0, MAX_SHOWN) + "..." : text));
+                    text.length() > MAX_SHOWN ? text.substring(0, MAX_SHOWN) + "..." : text, List.of()));
+            Set<LogAddresses.Seen> s = seen.computeIfAbsent(e.id(), k -> new LinkedHashSet<>());
+            if (!at.isEmpty() && s.size() < MAX_SEEN) s.add(at);
         }
     }
 
     private List<Finding> findings() {
         List<Finding> out = new ArrayList<>();
         for (Finding f : first.values()) {
-            out.add(new Finding(f.explanation(), counts.get(f.explanation().id())[0], f.firstLine(), f.firstText()));
+            out.add(new Finding(f.explanation(), counts.get(f.explanation().id())[0], f.firstLine(), f.firstText(),
+                    List.copyOf(seen.get(f.explanation().id()))));
         }
         out.sort((a, b) -> {
             int c = b.explanation().layer().compareTo(a.explanation().layer());

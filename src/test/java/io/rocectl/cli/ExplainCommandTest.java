@@ -76,4 +76,46 @@ class ExplainCommandTest {
         Cli.Result empty = Cli.run("explain", "--file", log.toString());
         assertEquals(ExitCodes.FAILED, empty.exitCode(), "a log with nothing known exits 2");
     }
+
+    /** The block printed under the finding {@code id} (its head line excluded), up to the next finding. */
+    static List<String> block(String out, String id) {
+        List<String> l = out.lines().toList();
+        int i = 0;
+        while (i < l.size() && !(HEAD.matcher(l.get(i)).matches() && l.get(i).contains("] " + id + "  x"))) i++;
+        assertTrue(i < l.size(), "no finding " + id + " in:\n" + out);
+        List<String> b = new java.util.ArrayList<>();
+        for (i++; i < l.size() && !HEAD.matcher(l.get(i)).matches(); i++) b.add(l.get(i));
+        return b;
+    }
+
+    @Test
+    void withoutInventoryTheAddressesAreShownAndHealthIsSuggestedForRetryExceeded() {
+        Cli.Result r = Cli.run("explain", "--file", SAMPLE.toString());
+        assertEquals(ExitCodes.OK, r.exitCode(), r.out() + r.err());
+        List<String> retry = block(r.out(), "retry-exceeded");
+        assertTrue(retry.contains("  seen:    peer 10.216.210.236, localGid fd00:1148:9000:5000:4:200:3:ff22 (not an IPv4 GID:"
+                + " its NIC cannot be named from it), remoteGids fd00:1148:9000:5000:4:200:3:ff1f (not an IPv4 GID: its NIC"
+                + " cannot be named from it)"), String.join("\n", retry));
+        assertTrue(retry.contains("  resolve: add -i INV to name the host:NIC of these addresses and get the doctor command"),
+                String.join("\n", retry));
+        assertTrue(retry.stream().anyMatch(x -> x.startsWith("  health:  rocectl health -i INV   (a clean probe does not clear")),
+                String.join("\n", retry));
+        List<String> flush = block(r.out(), "wr-flush-error");
+        assertTrue(flush.contains("  seen:    peer 172.36.143.59, localGid ::ffff:29.87.88.182 = 29.87.88.182, remoteGids"
+                + " ::ffff:29.87.4.221 = 29.87.4.221"), String.join("\n", flush));
+        assertTrue(flush.stream().noneMatch(x -> x.contains("rocectl health")), "a flush follows an earlier error: "
+                + flush);
+        assertTrue(block(r.out(), "mlx5-link-down").stream().noneMatch(x -> x.contains("seen:") || x.contains("health")),
+                r.out());
+    }
+
+    @Test
+    void healthIsSuggestedExactlyForTheEventsAPathProbeCannotClear() {
+        assertEquals(java.util.Set.of("mlx5-cqe-error", "nccl-ib-async-event", "response-timeout", "retry-exceeded",
+                "wc-status-19", "wc-status-21"), io.rocectl.probe.HealthHint.ids());
+        assertTrue(io.rocectl.probe.Explain.ids().containsAll(io.rocectl.probe.HealthHint.ids()), "unknown ids in HealthHint");
+        Cli.Result r = Cli.run("explain", "-i", "nowhere.ini", "IBV_WC_RESP_TIMEOUT_ERR");
+        assertEquals(ExitCodes.OK, r.exitCode(), "no address in the text: the inventory is not read; " + r.out() + r.err());
+        assertTrue(r.out().contains("  health:  rocectl health -i nowhere.ini   (a clean probe"), r.out());
+    }
 }
