@@ -13,6 +13,12 @@ import java.util.Set;
 public final class CheapProbeParser {
     private static final java.util.regex.Pattern WS = java.util.regex.Pattern.compile("\\s+");
 
+    /**
+     * Don't-fragment echoes that must all go unanswered for an MTU verdict (the script sends one,
+     * then three more to a silent target, as ordinary pings are retried).
+     */
+    public static final int MTU_EVIDENCE = 3;
+
     private CheapProbeParser() {}
 
     /**
@@ -94,10 +100,26 @@ public final class CheapProbeParser {
         if (f.length == 11 && !f[10].equals("na")) {
             int colon = f[10].indexOf(':');
             mtuSize = Integer.parseInt(f[10].substring(0, colon));
-            mtuOk = f[10].substring(colon + 1).equals("ok");
+            mtuOk = mtuVerdict(f[10].substring(colon + 1));
         }
         return new PairResult(f[1], f[2], f[3], LinkState.parse(f[4]), na(f[5]), na(f[6]), macs, sent, recv,
                 neighMac, neighState, mtuSize, mtuOk);
+    }
+
+    /**
+     * The don't-fragment verdict of a result: {@code ok} answered; {@code 0/SENT} none of SENT
+     * answered, a verdict only when SENT is at least {@link #MTU_EVIDENCE} (one lost echo is loss,
+     * not evidence of an MTU problem), else null (not judged); {@code -} (older scripts, which
+     * retried) unanswered.
+     */
+    static Boolean mtuVerdict(String v) {
+        if (v.equals("ok")) return Boolean.TRUE;
+        if (v.equals("-")) return Boolean.FALSE;
+        int slash = v.indexOf('/');
+        if (slash < 0) throw new IllegalArgumentException("bad don't-fragment result '" + v + "'");
+        int recv = Integer.parseInt(v.substring(0, slash)), sent = Integer.parseInt(v.substring(slash + 1));
+        if (recv > 0) return Boolean.TRUE;
+        return sent >= MTU_EVIDENCE ? Boolean.FALSE : null;
     }
 
     private static String one(Map<String, String> tokens, String s) {

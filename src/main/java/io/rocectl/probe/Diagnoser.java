@@ -63,6 +63,8 @@ public final class Diagnoser {
     private final List<LossyPair> lossyPairs = new ArrayList<>();
     /** Lossy NICs found by {@link #finish}: endpoint index -> failed pairs it explains. */
     private final Map<Integer, long[]> lossyNics = new TreeMap<>();
+    /** Failed pairs no fault explains, set by {@link #localise}. */
+    private List<Unexplained> unexplained = List.of();
 
     /** Loss rate above which a NIC is lossy (more than 1 % of its pings lost). */
     public static final double LOSS_THRESHOLD = 0.01;
@@ -264,8 +266,9 @@ public final class Diagnoser {
         if (cheap != null && cheap.pinged() && cheap.pingSent() > 0) {
             int lost = Math.max(0, cheap.pingSent() - cheap.pingReceived());
             // a don't-fragment ping lost on a lossy link is loss, not an MTU verdict: such pairs count
-            // as answered ones, and become link-lossy when their NIC is judged lossy
-            boolean mtuOnLoss = f != null && f.cause() == Cause.MTU_MISMATCH && lost > 0;
+            // as answered ones, and become link-lossy when either end is judged lossy (even when
+            // every small ping of the pair itself was answered)
+            boolean mtuOnLoss = f != null && f.cause() == Cause.MTU_MISMATCH;
             boolean partial = cheap.pingOk() && (f == null || mtuOnLoss || f.layer().ordinal() > Layer.IP.ordinal());
             if (partial) {
                 lossSent[s] += cheap.pingSent();
@@ -273,7 +276,7 @@ public final class Diagnoser {
                 lossLost[s] += lost;
                 lossLost[d] += lost;
             }
-            if (lost > 0 && (f == null || f.cause() == Cause.IP_UNREACHABLE || mtuOnLoss))
+            if (lost > 0 && (f == null || f.cause() == Cause.IP_UNREACHABLE) || mtuOnLoss)
                 lossyPairs.add(new LossyPair(p, s, d, cheap.pingSent(), partial ? lost : 0, p.sameRail(), f == null ? -1 : at));
         }
         return f;
@@ -306,6 +309,9 @@ public final class Diagnoser {
         failures.add(f);
         failed[s]++;
         failed[d]++;
+        // small pings got through (only the MTU ping or a heavy probe failed): the pair still joins
+        // the ends' reachability component, so an MTU mismatch is no partition
+        if (f.cause() == Cause.MTU_MISMATCH || f.layer().ordinal() > Layer.IP.ordinal()) union(s, d);
         countCause(s, d, f.cause());
         int c = f.cause().ordinal();
         if (BLAME_DST.contains(f.cause())) blame[d][c]++;
@@ -555,7 +561,8 @@ public final class Diagnoser {
         checkCounts(total);
         return new Diagnosis(g.pairSet(), total, pairsOk, railOk, railTotal, xrailOk, xrailTotal,
                 List.copyOf(failures), faults, unreach, new EnumMap<>(byCause), partitions(),
-                new HostMatrix(g.hosts(), mOk, mTotal), java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(incomplete)));
+                new HostMatrix(g.hosts(), mOk, mTotal), java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(incomplete)),
+                unexplained);
     }
 
     /**
@@ -614,29 +621,30 @@ public final class Diagnoser {
     }
 
     private List<Fault> localise() {
-        List<Fault> faults = new ArrayList<>();
+        List<FaultAttribution.Claim> faults = new ArrayList<>();
         Set<Failure> byReverse = explainedByReverse();
         Set<String> hostFault = new HashSet<>();      // host + "|" + cause
         Set<String> nicFault = new HashSet<>();       // key + "|" + cause, or key + "|*" for every cause
-        for (String h : unreachable) faults.add(new Fault(Fault.Scope.HOST, h, null, Cause.HOST_UNREACHABLE, null,
-                byCause.getOrDefault(Cause.HOST_UNREACHABLE, 0L)));
+        for (String h : unreachable) faults.add(new FaultAttribution.Claim(new Fault(Fault.Scope.HOST, h, null,
+                Cause.HOST_UNREACHABLE, null, 0), FaultAttribution.touchingHost(h), unprobedFrom(h)));
         for (String h : incomplete.keySet()) {
-            long n = 0;
-            for (NicEndpoint e : g.endpointsOf(h)) n += g.targets(g.index(e)) - totalAsSrc[g.index(e)];
-            faults.add(new Fault(Fault.Scope.HOST, h, null, Cause.PROBE_INCOMPLETE, null, n));
+            faults.add(new FaultAttribution.Claim(new Fault(Fault.Scope.HOST, h, null, Cause.PROBE_INCOMPLETE, null, 0),
+                    f -> f.cause() == Cause.PROBE_INCOMPLETE && f.pair().src().host().equals(h), unprobedFrom(h)));
         }
         for (HostState s : hosts.values()) {
             Long base = baseline.get(s.host());
             boolean rose = base != null ? s.arpTableFulls() > base
                     : s.arpTableFulls() > 0 && hostHasCause(s.host(), Cause.NEIGH_OVERFLOW);
             if (rose) {
-                faults.add(new Fault(Fault.Scope.HOST, s.host(), null, Cause.NEIGH_OVERFLOW, null, countHost(s.host(), Cause.NEIGH_OVERFLOW)));
+                faults.add(claim(new Fault(Fault.Scope.HOST, s.host(), null, Cause.NEIGH_OVERFLOW, null, 0),
+                        f -> f.cause() == Cause.NEIGH_OVERFLOW && f.pair().src().host().equals(s.host())));
                 hostFault.add(s.host() + "|" + Cause.NEIGH_OVERFLOW);
             }
         }
         for (Map.Entry<Integer, long[]> en : lossyNics.entrySet()) {
             NicEndpoint ep = g.at(en.getKey());
-            faults.add(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), Cause.LINK_LOSSY, null, en.getValue()[2]));
+            faults.add(claim(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), Cause.LINK_LOSSY, null, 0),
+                    FaultAttribution.touching(ep.key())));
             nicFault.add(ep.key() + "|*");
         }
         for (int e = 0; e < g.size(); e++) {
@@ -644,7 +652,8 @@ public final class Diagnoser {
             HostState s = hosts.get(ep.host());
             LinkState l = s == null ? null : s.links().get(ep.nic());
             if (l != null && !l.up()) {
-                faults.add(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), Cause.LINK_DOWN, null, failed[e]));
+                faults.add(claim(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), Cause.LINK_DOWN, null, 0),
+                        FaultAttribution.touching(ep.key())));
                 nicFault.add(ep.key() + "|*");
             }
         }
@@ -657,15 +666,16 @@ public final class Diagnoser {
                 boolean wholeNic = nics.size() == 1 && blame[g.index(nics.get(0))][c.ordinal()]
                         == tested(g.index(nics.get(0)), c);
                 if (blamedNics == nics.size() && nics.size() > 1 || wholeNic) {
-                    long n = nics.stream().mapToLong(x -> blame[g.index(x)][c.ordinal()]).sum();
-                    faults.add(new Fault(Fault.Scope.HOST, h, null, c, null, n));
+                    faults.add(claim(new Fault(Fault.Scope.HOST, h, null, c, null, 0),
+                            f -> f.cause() == c && blamed(f).host().equals(h)));
                     hostFault.add(h + "|" + c);
                     continue;
                 }
                 for (NicEndpoint n : nics) {
                     int e = g.index(n);
                     if (blame[e][c.ordinal()] > 0 && blame[e][c.ordinal()] == tested(e, c)) {
-                        faults.add(new Fault(Fault.Scope.NIC, h, n.nic(), c, null, blame[e][c.ordinal()]));
+                        faults.add(claim(new Fault(Fault.Scope.NIC, h, n.nic(), c, null, 0),
+                                f -> f.cause() == c && blamed(f).key().equals(n.key())));
                         nicFault.add(n.key() + "|" + c);
                     }
                 }
@@ -696,24 +706,41 @@ public final class Diagnoser {
                 if (best < 0 || score[best] == 0) continue;
                 Cause c = Cause.values()[best];
                 if (nicFault.contains(ep.key() + "|" + c) || hostFault.contains(ep.host() + "|" + c)) continue;
-                faults.add(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), c, null, failed[e]));
+                faults.add(claim(new Fault(Fault.Scope.NIC, ep.host(), ep.nic(), c, null, 0),
+                        FaultAttribution.touching(ep.key())));
                 nicFault.add(ep.key() + "|*");
             }
         }
-        Map<String, long[]> pairFaults = new TreeMap<>();
-        Map<String, Failure> pairFirst = new HashMap<>();
+        Map<String, Failure> pairFirst = new TreeMap<>();
         for (Failure f : failures) {
             if (byReverse.contains(f) || covered(f, hostFault, nicFault)) continue;
-            String k = f.pair().src().key() + "|" + f.pair().dst().key() + "|" + f.cause();
-            pairFaults.computeIfAbsent(k, x -> new long[1])[0]++;
-            pairFirst.putIfAbsent(k, f);
+            pairFirst.putIfAbsent(f.pair().src().key() + "|" + f.pair().dst().key() + "|" + f.cause(), f);
         }
-        for (Map.Entry<String, long[]> en : pairFaults.entrySet()) {
-            Failure f = pairFirst.get(en.getKey());
-            faults.add(new Fault(Fault.Scope.PAIR, f.pair().src().host(), f.pair().src().nic(), f.cause(),
-                    f.pair().dst().key(), en.getValue()[0]));
+        for (Failure pf : pairFirst.values()) {
+            ProbePair p = pf.pair();
+            faults.add(claim(new Fault(Fault.Scope.PAIR, p.src().host(), p.src().nic(), pf.cause(), p.dst().key(), 0),
+                    f -> f.cause() == pf.cause() && f.pair().src().key().equals(p.src().key())
+                            && f.pair().dst().key().equals(p.dst().key())));
         }
-        return faults;
+        FaultAttribution.Result r = FaultAttribution.of(failures, faults, byReverse);
+        unexplained = r.unexplained();
+        return r.faults();
+    }
+
+    private static FaultAttribution.Claim claim(Fault f, java.util.function.Predicate<Failure> takes) {
+        return new FaultAttribution.Claim(f, takes, 0);
+    }
+
+    /** The endpoint a cause blames: the destination for ARP answers, else the source. */
+    private static NicEndpoint blamed(Failure f) {
+        return BLAME_DST.contains(f.cause()) ? f.pair().dst() : f.pair().src();
+    }
+
+    /** Pairs of {@code host} as a source that were never probed (unreachable or unfinished): counted, not itemised. */
+    private long unprobedFrom(String host) {
+        long n = 0;
+        for (NicEndpoint e : g.endpointsOf(host)) n += g.targets(g.index(e)) - totalAsSrc[g.index(e)];
+        return n;
     }
 
     /**
@@ -760,8 +787,10 @@ public final class Diagnoser {
                 if (unreachable.contains(g.at(m).host())) continue;
                 comps.computeIfAbsent(find(m), k -> new ArrayList<>()).add(g.at(m).key());
             }
+            // a split: two or more pieces of two or more NICs each (NICs cut off alone are their
+            // own faults: link down, unreachable, a NIC that fails every pair)
             List<List<String>> big = comps.values().stream().filter(l -> l.size() > 1).toList();
-            if (comps.size() > 1 && !big.isEmpty()) {
+            if (big.size() > 1) {
                 for (List<String> l : big) out.add(l.stream().sorted().toList());
             }
         }

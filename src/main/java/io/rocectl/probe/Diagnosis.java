@@ -22,11 +22,27 @@ import java.util.Map;
  * @param hostMatrix       ok / total pairs per (source host, destination host), for heatmaps
  * @param incompleteHosts  reachable hosts whose probe command did not finish -> why (their pairs as
  *                         a source are failed as probe-incomplete, counted, not itemised)
+ * @param unexplained      failed pairs no fault explains, by cause; each failed pair is counted
+ *                         once, under one fault ({@link Fault#pairs}) or here
  */
 public record Diagnosis(PairSet pairSet, long pairsTotal, long pairsOk, long railOk, long railTotal,
                         long xrailOk, long xrailTotal, List<Failure> failures, List<Fault> faults,
                         List<String> unreachableHosts, Map<Cause, Long> failedByCause,
-                        List<List<String>> partitions, HostMatrix hostMatrix, Map<String, String> incompleteHosts) {
+                        List<List<String>> partitions, HostMatrix hostMatrix, Map<String, String> incompleteHosts,
+                        List<Unexplained> unexplained) {
+
+    public Diagnosis {
+        unexplained = unexplained == null ? List.of() : List.copyOf(unexplained);
+    }
+
+    /** A diagnosis in which every failed pair is explained by a fault. */
+    public Diagnosis(PairSet pairSet, long pairsTotal, long pairsOk, long railOk, long railTotal,
+                     long xrailOk, long xrailTotal, List<Failure> failures, List<Fault> faults,
+                     List<String> unreachableHosts, Map<Cause, Long> failedByCause,
+                     List<List<String>> partitions, HostMatrix hostMatrix, Map<String, String> incompleteHosts) {
+        this(pairSet, pairsTotal, pairsOk, railOk, railTotal, xrailOk, xrailTotal, failures, faults, unreachableHosts,
+                failedByCause, partitions, hostMatrix, incompleteHosts, List.of());
+    }
 
     public long pairsFailed() {
         return pairsTotal - pairsOk;

@@ -10,7 +10,8 @@ import java.util.Locale;
  * @param nic    the NIC (null for host scope; for a pair: the source NIC)
  * @param cause  the cause
  * @param peer   for pair scope, the destination {@code host:nic}; otherwise null
- * @param pairs  number of failed pairs this fault explains
+ * @param pairs  number of failed pairs this fault explains; a pair two faults explain is counted
+ *               under the first of them only (see {@link Diagnosis#unexplained})
  */
 public record Fault(Scope scope, String host, String nic, Cause cause, String peer, long pairs) {
 

@@ -22,10 +22,14 @@ import java.util.Map;
  *                      rounds, rounds_lower_bound}   (rounds: heavy-probe rounds, null if not scheduled)
  * failures[]          {src_host, src_nic, src_ip, dst_host, dst_nic, dst_ip, layer, cause, remedy, detail}
  * faults[]            {scope: nic|host|pair, host, nic, cause, fixable, peer, pairs, remedy}
- *                      (nic null for host scope; peer = "host:nic" of the destination for pair scope)
+ *                      (nic null for host scope; peer = "host:nic" of the destination for pair scope;
+ *                      pairs: each failed pair counts under one fault only, the first that explains it)
+ * unexplained[]       {cause, pairs, examples[]}: failed pairs no fault explains; the faults' pairs
+ *                      plus these add up to summary.pairs_failed
  * unreachable_hosts[] host names SSH could not reach
  * failed_by_cause     {cause id: failed pairs}
- * partitions[]        lists of "host:nic" of the pieces of a split rail/subnet/cluster
+ * partitions[]        lists of "host:nic" of the pieces of a split rail/subnet/cluster (only when it
+ *                      fell into two or more pieces of two or more NICs that small pings cannot cross)
  * host_errors         {host: why its RoCE NICs could not be read (such as an empty selection)}:
  *                      failed hosts, whose pairs are not in the totals
  * incomplete_hosts    {host: why its probe did not finish (timed out, died, unreadable output)}:
@@ -35,7 +39,7 @@ import java.util.Map;
  * Pairs from unreachable hosts count in the summary and failed_by_cause but are not itemised.
  */
 @JsonPropertyOrder({"pair_set", "started", "duration_ms", "summary", "failures", "faults", "unreachable_hosts",
-        "failed_by_cause", "partitions", "host_errors", "incomplete_hosts"})
+        "failed_by_cause", "partitions", "host_errors", "incomplete_hosts", "unexplained"})
 public record ProbeReport(
         @JsonProperty("pair_set") String pairSet,
         @JsonProperty("started") String started,
@@ -47,7 +51,27 @@ public record ProbeReport(
         @JsonProperty("failed_by_cause") Map<String, Long> failedByCause,
         @JsonProperty("partitions") List<List<String>> partitions,
         @JsonProperty("host_errors") Map<String, String> hostErrors,
-        @JsonProperty("incomplete_hosts") Map<String, String> incompleteHosts) {
+        @JsonProperty("incomplete_hosts") Map<String, String> incompleteHosts,
+        @JsonProperty("unexplained") List<UnexplainedEntry> unexplained) {
+
+    public ProbeReport {
+        unexplained = unexplained == null ? List.of() : List.copyOf(unexplained);
+    }
+
+    /** A report in which every failed pair is explained by a fault. */
+    public ProbeReport(String pairSet, String started, long durationMs, Summary summary, List<FailureEntry> failures,
+                       List<FaultEntry> faults, List<String> unreachableHosts, Map<String, Long> failedByCause,
+                       List<List<String>> partitions, Map<String, String> hostErrors, Map<String, String> incompleteHosts) {
+        this(pairSet, started, durationMs, summary, failures, faults, unreachableHosts, failedByCause, partitions,
+                hostErrors, incompleteHosts, List.of());
+    }
+
+    /** Failed pairs of one cause that no fault explains, with a few examples. */
+    @JsonPropertyOrder({"cause", "pairs", "examples"})
+    public record UnexplainedEntry(
+            @JsonProperty("cause") String cause,
+            @JsonProperty("pairs") long pairs,
+            @JsonProperty("examples") List<String> examples) {}
 
     /** ok / total counts. */
     public record Count(@JsonProperty("ok") long ok, @JsonProperty("total") long total) {}
@@ -107,7 +131,8 @@ public record ProbeReport(
         d.failedByCause().forEach((c, n) -> byCause.put(c.id(), n));
         return new ProbeReport(d.pairSet().cliName(), started.toString(), duration.toMillis(), s, failures, faults,
                 List.copyOf(d.unreachableHosts()), byCause, d.partitions(), new LinkedHashMap<>(hostErrors),
-                new LinkedHashMap<>(d.incompleteHosts()));
+                new LinkedHashMap<>(d.incompleteHosts()),
+                d.unexplained().stream().map(u -> new UnexplainedEntry(u.cause().id(), u.pairs(), u.examples())).toList());
     }
 
     private static FailureEntry entry(Failure f) {

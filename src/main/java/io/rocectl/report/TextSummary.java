@@ -8,12 +8,16 @@ import java.util.TreeMap;
 
 /**
  * The terminal summary of a probe: counts (rail and cross-rail split), then faults grouped by
- * cause with folded host sets and the remedy, unreachable hosts and partitions.
+ * cause with folded host sets and the remedy, the failed pairs no fault explains, unreachable
+ * hosts and partitions. Every failed pair is counted once: the faults' pairs plus the
+ * unexplained ones add up to the failed count of the first line.
  */
 public final class TextSummary {
     private static final int MAX_PAIRS_SHOWN = 8;
 
     private TextSummary() {}
+
+    private static final int UNEXPLAINED_EXAMPLES = 3;
 
     public static String render(ProbeReport r) {
         StringBuilder sb = new StringBuilder();
@@ -57,14 +61,34 @@ public final class TextSummary {
                 sb.append("    ... and ").append(pairFaults.size() - MAX_PAIRS_SHOWN).append(" more pairs\n");
             sb.append("    remedy: ").append(first.remedy()).append('\n');
         }
-        if (!r.partitions().isEmpty()) {
-            sb.append("partitions:\n");
-            for (List<String> p : r.partitions()) {
-                List<String> hosts = p.stream().map(k -> k.substring(0, k.lastIndexOf(':'))).distinct().toList();
-                sb.append("  ").append(p.size()).append(" NICs on ").append(io.rocectl.hostset.NodeSet.fold(hosts)).append('\n');
-            }
-        }
+        unexplained(sb, r);
+        partitions(sb, r);
         if (r.summary().pairsFailed() == 0 && r.unreachableHosts().isEmpty() && !unread) sb.append("every pair is up\n");
         return sb.toString();
+    }
+
+    private static void unexplained(StringBuilder sb, ProbeReport r) {
+        if (r.unexplained().isEmpty()) return;
+        long n = r.unexplained().stream().mapToLong(ProbeReport.UnexplainedEntry::pairs).sum();
+        sb.append("unexplained: ").append(n).append(" failed pair(s) no fault above explains\n");
+        for (ProbeReport.UnexplainedEntry u : r.unexplained()) {
+            sb.append(String.format("  %s %d pair(s), for example:%n", u.cause(), u.pairs()));
+            u.examples().stream().limit(UNEXPLAINED_EXAMPLES).forEach(x -> sb.append("    ").append(x).append('\n'));
+        }
+    }
+
+    /** Pieces of split groups, once per distinct host set (each rail of a split shows the same hosts). */
+    private static void partitions(StringBuilder sb, ProbeReport r) {
+        Map<String, long[]> byHosts = new LinkedHashMap<>(); // folded hosts -> NICs, pieces
+        for (List<String> p : r.partitions()) {
+            List<String> hosts = p.stream().map(k -> k.substring(0, k.lastIndexOf(':'))).distinct().toList();
+            long[] c = byHosts.computeIfAbsent(io.rocectl.hostset.NodeSet.fold(hosts), k -> new long[2]);
+            c[0] += p.size();
+            c[1]++;
+        }
+        if (byHosts.isEmpty()) return;
+        sb.append("partitions (small pings do not cross between these pieces):\n");
+        byHosts.forEach((hosts, c) -> sb.append("  ").append(c[0]).append(" NICs on ").append(hosts)
+                .append(c[1] > 1 ? " (" + c[1] + " groups)" : "").append('\n'));
     }
 }

@@ -16,7 +16,8 @@
 #         "P <nic> <src> <dst> <operstate>:<carrier> <route_dev> <route_table> <arp_macs> <sent>/<recv> <neigh>"
 #         ("-" = nothing answered, "na" = layer not probed or tool absent, "!" = command failed;
 #          neigh = the kernel's neighbour entry for dst on nic after the ping: MAC@STATE, -@STATE, or -;
-#          a last field SIZE:ok|SIZE:- = the don't-fragment ping of SIZE payload bytes, or na).
+#          a last field SIZE:ok|SIZE:0/SENT = the don't-fragment pings of SIZE payload bytes: one
+#          answered, or none of SENT (over both tries), or na).
 #         In the compact form a P line is printed only for a pair that is not clean (a clean pair:
 #         source link up, route via its NIC, every ping answered on the first try, the neighbour
 #         entry absent or the destination's own MAC, arping (if run) one MAC, its own, MTU ping not
@@ -132,20 +133,25 @@ ping_pair() { # $1 src $2 dst $3 result file
 }
 # MTU (fping only): one don't-fragment fping per source address at its NIC's MTU to the targets
 # that answered the ordinary ping ($tmp/m.$1.$2, one per line, written by fping_src), one echo
-# each, the silent ones tried once more with three; "src dst size recv" lines in $tmp/mtu.$1.$2
+# each, the silent ones tried once more with three (one lost echo is no verdict: rocectl wants
+# several); "src dst size recv sent" lines in $tmp/mtu.$1.$2, sent counted over both tries
 mtu_src() { # $1 source address, $2 tag (a: answered the first try, b: a retry)
   rd "$tmp/nic.$1" ""; nic=$v
   rd "/sys/class/net/$nic/mtu" 0; size=$((v - 28))
   [ "$size" -gt 0 ] || return 0
   : > "$tmp/mtu.$1.$2"
+  : > "$tmp/ms.$1.$2.0"
   mtry=0
   while [ -s "$tmp/m.$1.$2" ] && [ "$mtry" -le 1 ]; do
     mtry=$((mtry + 1))
     fping -q -M -b "$size" -S "$1" -c $((mtry * 2 - 1)) -p 200 -i "$ival" -t "$tmo" < "$tmp/m.$1.$2" 2> "$tmp/mo.$1.$2" > /dev/null
-    awk -v s="$1" -v z="$size" -v last="$((mtry > 1))" -v m="$tmp/m.$1.$2" -v r="$tmp/mtu.$1.$2" '
+    awk -v s="$1" -v z="$size" -v last="$((mtry > 1))" -v m="$tmp/m.$1.$2" -v r="$tmp/mtu.$1.$2" \
+        -v p="$tmp/ms.$1.$2.$((mtry - 1))" -v q="$tmp/ms.$1.$2.$mtry" '
       BEGIN { printf "" > m }
-      / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2])
-        if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0 >> r; else print $1 > m }' "$tmp/mo.$1.$2"
+      FILENAME == p { before[$1] = $2; next }
+      / xmt\/rcv\/%loss = / { split($5, x, "/"); sub(/,$/, "", x[2]); n = x[1] + before[$1]
+        if (x[2] + 0 > 0 || last + 0) print s, $1, z, x[2] + 0, n >> r; else { print $1 > m; print $1, n > q } }' \
+        "$tmp/ms.$1.$2.$((mtry - 1))" "$tmp/mo.$1.$2"
   done
 }
 # The ARP sample's window over one source's n failed pairs (awk; ix[0..n-1] their DST_INDEX
@@ -310,7 +316,7 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
     }
     next
   }
-  FILENAME ~ /\/mtu\.[^\/]*$/ { mt[$1 " " $2] = $3 ":" ($4 > 0 ? "ok" : "-"); next }
+  FILENAME ~ /\/mtu\.[^\/]*$/ { mt[$1 " " $2] = $3 ":" ($4 > 0 ? "ok" : "0/" ($5 + 0)); next }
   {
     l = hl ? (($1 in lk) ? lk[$1] : "missing:-") : "na"
     k = $2 " " $3
@@ -345,7 +351,7 @@ awk -v hl="$(has link && echo 1)" -v hr="$(has route && echo 1)" -v ha="$(has ar
     if (macs != "na" && (macs == "-" || index(macs, ",") || $4 != "-" && macs != $4)) return 0
     if (res != "na") { split(res, x, "/"); if (x[1] != cnt || x[2] != cnt) return 0 }
     if (nb != "na" && $5 != 1 && $4 != "-") { split(nb, x, "@"); if (x[1] != "-" && x[1] != $4) return 0 }
-    if (mf ~ /:-$/) return 0
+    if (mf != "na" && mf !~ /:ok$/) return 0
     return 1
   }
   END { if (cm) for (k in jd) print "C", k, jd[k], cl[k] + 0, (pm != "na" ? cnt : -1) }' "$tmp/links" "$tmp"/res.* "$tmp/route" "$tmp/neigh" "$tmp"/arp.* "$tmp"/mtu.* "$tmp/pairs"

@@ -101,4 +101,24 @@ class CheapProbeParserTest {
         assertEquals(null, ps.get(2).mtuOk());
         assertEquals(-1, ps.get(2).mtuSize());
     }
+
+    /**
+     * Issue 30: an MTU verdict needs repeated evidence. The script reports SIZE:0/SENT when none of
+     * SENT don't-fragment echoes was answered: four lost is a mismatch, one lost is no verdict.
+     */
+    @Test
+    void oneLostDontFragmentEchoIsNoVerdict() {
+        String out = String.join("\n",
+                "H 0 eth0=up:1",
+                "P eth0 10.0.0.1 10.0.0.2 up:1 eth0 100 na 2/2 02:00:00:00:00:02@REACHABLE 8972:0/4",
+                "P eth0 10.0.0.1 10.0.0.3 up:1 eth0 100 na 2/2 02:00:00:00:00:03@REACHABLE 8972:0/1",
+                "P eth0 10.0.0.1 10.0.0.4 up:1 eth0 100 na 2/2 02:00:00:00:00:04@REACHABLE 8972:1/4",
+                "");
+        List<PairResult> ps = CheapProbeParser.parse("h01", out).pairs();
+        assertEquals(Boolean.FALSE, ps.get(0).mtuOk());
+        assertEquals(null, ps.get(1).mtuOk(), "one lost echo is not evidence of an MTU problem");
+        assertEquals(Boolean.TRUE, ps.get(2).mtuOk());
+        assertThrows(IllegalArgumentException.class, () -> CheapProbeParser.parse("h01",
+                "P eth0 10.0.0.1 10.0.0.2 up:1 eth0 100 na 2/2 - 8972:lost\n"));
+    }
 }

@@ -37,7 +37,7 @@ class ReportRenderTest {
         ProbeReport r = report(true);
         JsonNode j = new ObjectMapper().readTree(ReportJson.write(r));
         assertEquals(Set.of("pair_set", "started", "duration_ms", "summary", "failures", "faults", "unreachable_hosts",
-                "failed_by_cause", "partitions", "host_errors", "incomplete_hosts"), names(j));
+                "failed_by_cause", "partitions", "host_errors", "incomplete_hosts", "unexplained"), names(j));
         assertEquals(Set.of("pairs_total", "pairs_ok", "pairs_failed", "rail", "xrail", "rounds", "rounds_lower_bound"),
                 names(j.get("summary")));
         assertEquals(Set.of("ok", "total"), names(j.get("summary").get("rail")));
