@@ -151,6 +151,7 @@ final class RemediationTrail {
                     + (after == 0 && r.unreachableHosts().isEmpty() ? ": every pair is up" : ""));
         }
         summary.addAll(warnings);
+        if (stillBroken != null) summary.add(stillBroken); // the journal's last line names every broken NIC
         return new Recorded(e, m, summary, List.copyOf(warnings));
     }
 

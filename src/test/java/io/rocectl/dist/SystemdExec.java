@@ -11,10 +11,17 @@ import java.util.Map;
  * replaced and {@code ${VAR}} taken from the unit's {@code Environment=}. Enough for the shipped
  * units; anything it does not know fails the test rather than guessing.
  */
-final class SystemdExec {
+public final class SystemdExec {
     private SystemdExec() {}
 
-    static List<String> argv(String line, Map<String, String> specifiers, Map<String, String> env) {
+    /** The argv of a unit file's one {@code ExecStart=} (continuation lines joined), with no specifiers or environment. */
+    public static List<String> execStart(java.nio.file.Path unit) throws java.io.IOException {
+        List<String> l = ContribUnitsTest.parse(unit).get("Service").get("ExecStart");
+        if (l == null || l.size() != 1) throw new IllegalArgumentException(unit + ": not one ExecStart=");
+        return argv(l.get(0), Map.of(), Map.of());
+    }
+
+    public static List<String> argv(String line, Map<String, String> specifiers, Map<String, String> env) {
         List<String> words = new ArrayList<>();
         StringBuilder w = null;
         char quote = 0;
