@@ -86,7 +86,7 @@ public final class RemediateCommand implements Callable<Integer> {
     String drain;
 
     @Option(names = "--max-drain", paramLabel = "N|P%", description = "With --drain: the most nodes one run may drain, a count or "
-            + "a percentage of the selected hosts (default 10%, at least 1); above it none is drained and the exit code is 8.")
+            + "a percentage of the selected hosts (default 10%%, at least 1); above it none is drained and the exit code is 8.")
     String maxDrain;
 
     @Option(names = {"-C", "--check"}, description = "Probe only: no fix rounds, and with --drain say what would be drained "
