@@ -27,6 +27,8 @@ public final class ProbeCommand implements Callable<Integer> {
     @Mixin ConnectionOptions conn;
     @Mixin OutputOptions out;
     @Mixin ProbeOptions probe;
+    @Mixin ClusterOption clusterOption;
+    @Mixin AckOption ackOption;
 
     @Option(names = "--report", paramLabel = "FILE.json", description = "Also write the JSON report here.")
     Path report;
@@ -39,6 +41,8 @@ public final class ProbeCommand implements Callable<Integer> {
         boolean json = out.json();
         ProbeRunner.Settings s = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
+        // a bad --cluster, cluster_name or acknowledgement file: exit 5, no host touched
+        io.rocectl.ack.AckList acks = ackOption.list(clusterOption.scope(fleet, inv).cluster(), java.time.Instant.now());
         List<String> hosts = hosts(fleet, inv);
         Set<String> focus = focus(fleet, inv);
         ProbeRunner.Outcome o;
@@ -47,10 +51,16 @@ public final class ProbeCommand implements Callable<Integer> {
         }
         requirePairs(inv, o, focus);
         ProbeReport r = report(o);
-        ReportFiles.write(report, html, null, r, o.diagnosis().hostMatrix());
-        if (json) System.out.println(ReportJson.write(r));
-        else print(o, r, out.verbosity());
-        return r.exitCode();
+        AckVerdict av = AckVerdict.of(acks, r, null);
+        java.util.Map<String, Object> extra = acks.isEmpty() ? java.util.Map.of() : java.util.Map.of("acks", av.json());
+        ReportFiles.write(report, html, null, r, o.diagnosis().hostMatrix(), extra);
+        if (json) {
+            System.out.println(ReportJson.write(r, extra));
+        } else {
+            print(o, r, out.verbosity());
+            av.lines().forEach(System.out::println);
+        }
+        return av.probeExit(r);
     }
 
     static ProbeReport report(ProbeRunner.Outcome o) {

@@ -37,6 +37,7 @@ public final class RemediateCommand implements Callable<Integer> {
     @Mixin OutputOptions out;
     @Mixin ProbeOptions probe;
     @Mixin ClusterOption clusterOption;
+    @Mixin AckOption ackOption;
 
     @Option(names = "--playbook", paramLabel = "FILE",
             description = "The fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
@@ -100,6 +101,7 @@ public final class RemediateCommand implements Callable<Integer> {
         ProbeRunner.Settings settings = probe.settings(conn.forks, java.time.Duration.ofSeconds(conn.commandTimeout));
         Fleet fleet = Fleet.load(inv, conn);
         StateScope scope = clusterOption.scope(fleet, inv); // a bad --cluster or cluster_name: exit 5, no host touched
+        io.rocectl.ack.AckList acks = ackOption.list(scope.cluster(), java.time.Instant.now()); // a bad file: exit 5 too
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).load(playbook);
         List<String> hosts = ProbeCommand.hosts(fleet, inv);
         Set<String> focus = ProbeCommand.focus(fleet, inv);
@@ -128,20 +130,22 @@ public final class RemediateCommand implements Callable<Integer> {
                     HealthCommand.store(healthStateDir, scope));
             io.rocectl.slurm.SlurmDrain.Outcome drained = drainStep == null ? null
                     : drainStep.run(pool, res.last().diagnosis(), hp, check, fleet.commandTimeout());
-            int exit = DrainStep.exitCode(exitCode(r.exitCode(), hp), drained);
+            AckVerdict av = AckVerdict.of(acks, r, hp);
+            int exit = DrainStep.exitCode(av.exit(r, hp), drained);
             long nanos = System.nanoTime() - t0;
             Map<String, Object> extra = new java.util.LinkedHashMap<>();
             extra.put("remediation", remediation(res, nanos));
             if (hp != null) extra.put("health", healthJson(hp));
             if (drained != null) extra.put("slurm", drained.json());
+            if (!acks.isEmpty()) extra.put("acks", av.json());
             ReportFiles.write(report, html, r, res.last().diagnosis().hostMatrix(), extra);
             RemediationTrail.Recorded rec = new RemediationTrail(historyFile(scope), syslogSocket(), !"off".equals(syslog))
-                    .record(res, r, nanos, java.time.Instant.now(), System.err, drained, exit);
+                    .record(res, r, nanos, java.time.Instant.now(), System.err, drained, exit, av);
             if (metrics != null) {
                 ReportFiles.atomic(metrics, io.rocectl.report.PromMetrics.render(r, java.time.Instant.now(),
                         RemediationTrail.nics(res.last()), rec.metrics())
                         + (hp == null ? "" : io.rocectl.health.HealthReport.prometheus(hp.ports()))
-                        + (drained == null ? "" : drained.metrics()));
+                        + (drained == null ? "" : drained.metrics()) + (acks.isEmpty() ? "" : av.metrics()));
             }
             if (json) {
                 System.out.print(ReportJson.write(r, extra));
@@ -150,6 +154,7 @@ public final class RemediateCommand implements Callable<Integer> {
                 System.out.println("== after " + res.rounds().size() + " fix round(s)");
                 ProbeCommand.print(res.last(), r, out.verbosity());
                 rec.warnings().forEach(System.out::println);
+                av.lines().forEach(System.out::println);
                 if (hp != null) {
                     System.out.println();
                     System.out.println("== health");
@@ -161,11 +166,15 @@ public final class RemediateCommand implements Callable<Integer> {
                     drained.lines().forEach(System.out::println);
                 }
             } else {
+                // acknowledged faults alone print nothing: cron would mail them every run
                 if (rec.entry().worthRecording()) {
                     rec.summary().forEach(System.out::println);
-                    if (r.exitCode() != 0) System.out.print(io.rocectl.report.TextSummary.render(r));
+                    if (av.probeExit(r) != 0) {
+                        System.out.print(io.rocectl.report.TextSummary.render(r));
+                        av.lines().forEach(System.out::println);
+                    }
                 }
-                if (hp != null && hp.exitCode() != ExitCodes.OK) {
+                if (hp != null && av.healthExit(hp) != ExitCodes.OK) {
                     System.out.print(io.rocectl.health.HealthReport.text(hp.notOk(), hp.unreachable()));
                 }
                 if (drained != null) drained.lines().forEach(System.out::println);
@@ -178,12 +187,6 @@ public final class RemediateCommand implements Callable<Integer> {
             }
             return exit;
         }
-    }
-
-    /** The probe's exit code, or 2 (4) when every pair is up but a port is degraded or down (a host gave no sample). */
-    static int exitCode(int probeExit, HealthCommand.Pass hp) {
-        if (probeExit != ExitCodes.OK || hp == null) return probeExit;
-        return hp.exitCode();
     }
 
     /** The health pass for the JSON report: one entry per port, and the hosts without a sample. */

@@ -27,6 +27,11 @@ final class RemediationTrail {
     record Recorded(RemediationHistory.Entry entry, PromMetrics.Remediation metrics, List<String> summary,
                     List<String> warnings) {}
 
+    /** The syslog line names this many faults, then "and N more" (a syslog message is best kept under 1 KiB). */
+    static final int MAX_SYSLOG_NAMED = 10;
+    /** The history line names this many faults still failing the run (and counts them all). */
+    static final int MAX_HISTORY_NAMED = 50;
+
     private final Path history;
     private final Path socket;
     private final boolean syslog;
@@ -52,6 +57,19 @@ final class RemediationTrail {
      */
     Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err,
                     io.rocectl.slurm.SlurmDrain.Outcome drain, int exitCode) {
+        return record(res, r, nanos, now, err, drain, exitCode,
+                AckVerdict.of(new io.rocectl.ack.AckList(List.of(), "", now), r, null));
+    }
+
+    /**
+     * As above, naming each fault still failing the run ({@code acks}: the faults of the report and
+     * of the health pass, with what the acknowledgement list says of each) in the syslog line and the
+     * history, and the acknowledged ones apart.
+     */
+    Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err,
+                    io.rocectl.slurm.SlurmDrain.Outcome drain, int exitCode, AckVerdict acks) {
+        List<String> broken = acks.open().stream().map(AckVerdict.Item::named).toList();
+        List<String> acked = acks.acknowledged().stream().map(AckVerdict.Item::named).toList();
         Set<String> fixed = new LinkedHashSet<>();
         Set<String> fixFailed = new LinkedHashSet<>();
         Set<String> causes = new LinkedHashSet<>();
@@ -66,7 +84,9 @@ final class RemediationTrail {
         RemediationHistory.Entry e = new RemediationHistory.Entry(now.toString(), nanos / 1_000_000, r.pairSet(),
                 r.summary().pairsTotal(), before, after, res.rounds().size(), List.copyOf(fixed), List.copyOf(fixFailed),
                 List.copyOf(causes), List.copyOf(r.unreachableHosts()), exitCode,
-                drain == null ? null : drain.drainedNodes(), drain == null ? null : drain.resumedNodes());
+                drain == null ? null : drain.drainedNodes(), drain == null ? null : drain.resumedNodes(),
+                broken.isEmpty() ? null : List.copyOf(broken.subList(0, Math.min(broken.size(), MAX_HISTORY_NAMED))),
+                broken.isEmpty() ? null : broken.size(), acked.isEmpty() ? null : acked);
 
         List<String> damaged = new ArrayList<>();
         List<RemediationHistory.Entry> past = history == null ? List.of()
@@ -98,10 +118,15 @@ final class RemediationTrail {
             }
         });
         String stillBroken = null;
-        if (after > 0 || !r.unreachableHosts().isEmpty()) {
+        if (!broken.isEmpty() || (after > 0 || !r.unreachableHosts().isEmpty()) && acks.probeExit(r) != ExitCodes.OK) {
             stillBroken = "remediate: still broken after " + res.rounds().size() + " round(s): " + after + "/"
                     + r.summary().pairsTotal() + " pairs failed" + (r.unreachableHosts().isEmpty() ? ""
-                    : ", unreachable " + NodeSet.fold(r.unreachableHosts())) + causesOf(r);
+                    : ", unreachable " + NodeSet.fold(r.unreachableHosts()))
+                    + (broken.isEmpty() ? causesOf(r) : ": " + named(broken, MAX_SYSLOG_NAMED))
+                    + (acked.isEmpty() ? "" : "; acknowledged " + acked.size());
+        }
+        if (!acked.isEmpty()) {
+            notices.add("remediate: acknowledged, not failing the run: " + named(acked, MAX_SYSLOG_NAMED));
         }
         if (syslog) {
             Trail.syslog(notices, "user.notice", socket, err);
@@ -126,7 +151,14 @@ final class RemediationTrail {
                     + (after == 0 && r.unreachableHosts().isEmpty() ? ": every pair is up" : ""));
         }
         summary.addAll(warnings);
+        if (stillBroken != null) summary.add(stillBroken); // the journal's last line names every broken NIC
         return new Recorded(e, m, summary, List.copyOf(warnings));
+    }
+
+    /** The first {@code max} of {@code l}, comma-separated, then "and N more". */
+    static String named(List<String> l, int max) {
+        if (l.size() <= max) return String.join(", ", l);
+        return String.join(", ", l.subList(0, max)) + " and " + (l.size() - max) + " more";
     }
 
     private static String causesOf(ProbeReport r) {

@@ -32,7 +32,7 @@ public final class RemediationHistory {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({"time", "duration_ms", "pair_set", "pairs_total", "pairs_failed_before", "pairs_failed_after",
             "rounds", "hosts_fixed", "fix_failed_on", "causes", "unreachable_hosts", "exit_code", "nodes_drained",
-            "nodes_resumed"})
+            "nodes_resumed", "broken", "broken_total", "acknowledged"})
     public record Entry(
             @JsonProperty("time") String time,
             @JsonProperty("duration_ms") long durationMs,
@@ -47,7 +47,22 @@ public final class RemediationHistory {
             @JsonProperty("unreachable_hosts") List<String> unreachableHosts,
             @JsonProperty("exit_code") int exitCode,
             @JsonProperty("nodes_drained") List<String> nodesDrained,
-            @JsonProperty("nodes_resumed") List<String> nodesResumed) {
+            @JsonProperty("nodes_resumed") List<String> nodesResumed,
+            @JsonProperty("broken") List<String> broken,
+            @JsonProperty("broken_total") Integer brokenTotal,
+            @JsonProperty("acknowledged") List<String> acknowledged) {
+
+        /**
+         * An entry without the named faults: {@code broken} (the first faults still failing the run,
+         * as {@code HOST:NIC CAUSE}; {@code broken_total} of them in all) and {@code acknowledged}.
+         */
+        public Entry(String time, long durationMs, String pairSet, long pairsTotal, long pairsFailedBefore,
+                     long pairsFailedAfter, int rounds, List<String> hostsFixed, List<String> fixFailedOn,
+                     List<String> causes, List<String> unreachableHosts, int exitCode, List<String> nodesDrained,
+                     List<String> nodesResumed) {
+            this(time, durationMs, pairSet, pairsTotal, pairsFailedBefore, pairsFailedAfter, rounds, hostsFixed, fixFailedOn,
+                    causes, unreachableHosts, exitCode, nodesDrained, nodesResumed, null, null, null);
+        }
 
         /** An entry without Slurm drains (remediate without --drain). */
         public Entry(String time, long durationMs, String pairSet, long pairsTotal, long pairsFailedBefore,

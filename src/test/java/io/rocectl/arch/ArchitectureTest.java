@@ -45,6 +45,7 @@ class ArchitectureTest {
             Map.entry("hostset", Set.of()),
             Map.entry("text", Set.of()),
             Map.entry("fs", Set.of()),
+            Map.entry("ack", Set.of("error", "fs", "yaml")),
             Map.entry("transport", Set.of()),
             Map.entry("transport.ssh", Set.of("fs", "transport")),
             Map.entry("yaml", Set.of("error")),
@@ -67,7 +68,7 @@ class ArchitectureTest {
             Map.entry("remediate", Set.of("exec", "fs", "hostset", "module", "nic", "op", "probe", "transport")),
             Map.entry("lab", Set.of("error", "fs", "transport")),
             Map.entry("slurm", Set.of("error", "health", "hostset", "probe", "transport")),
-            Map.entry("cli", Set.of("error", "event", "exec", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
+            Map.entry("cli", Set.of("ack", "error", "event", "exec", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
                     "probe", "remediate", "report", "slurm", "transport", "transport.ssh", "yaml")));
 
     static final Pattern INTERNAL = Pattern.compile("\\bio\\.rocectl\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");

@@ -29,6 +29,7 @@ class ContribUnitsTest {
     static final Path SERVICE = Path.of("contrib/systemd/rocectl-remediate.service");
     static final Path TIMER = Path.of("contrib/systemd/rocectl-remediate.timer");
     static final Path CRON = Path.of("contrib/cron/rocectl-remediate");
+    static final Path ALERT = Path.of("contrib/systemd/rocectl-alert@.service");
     static final String ROCECTL = "/usr/bin/rocectl";
 
     @TempDir
@@ -73,11 +74,15 @@ class ContribUnitsTest {
         // verify insists that ExecStart's program exists: point it at the launcher the package installs there
         Path launcher = Path.of("src/main/dist/bin/rocectl").toAbsolutePath();
         Path dir = Files.createDirectories(tmp.resolve("system"));
-        for (Path u : List.of(SERVICE, TIMER)) {
-            Files.writeString(dir.resolve(u.getFileName()), Files.readString(u).replace(ROCECTL, launcher.toString()));
+        for (Path u : List.of(SERVICE, TIMER, ALERT)) {
+            // with the OnFailure= example switched on, so that the template it names is verified too
+            Files.writeString(dir.resolve(u.getFileName()), Files.readString(u).replace(ROCECTL, launcher.toString())
+                    .replace("\n#OnFailure=", "\nOnFailure="));
         }
+        assertTrue(Files.readString(dir.resolve(SERVICE.getFileName())).contains("\nOnFailure=rocectl-alert@%n.service\n"));
         Proc.Result r = Proc.run(List.of("systemd-analyze", "verify", "--man=no",
-                dir.resolve(SERVICE.getFileName()).toString(), dir.resolve(TIMER.getFileName()).toString()));
+                dir.resolve(SERVICE.getFileName()).toString(), dir.resolve(TIMER.getFileName()).toString(),
+                dir.resolve(ALERT.getFileName()).toString()));
         assertEquals(0, r.exitCode(), r.both());
         List<String> about = r.both().lines().filter(l -> l.contains("rocectl") || l.contains(dir.toString())).toList();
         assertEquals(List.of(), about, "systemd-analyze verify complained:\n" + r.both());
@@ -123,6 +128,62 @@ class ContribUnitsTest {
         assertTrue(option(argv, "--report").startsWith("/var/lib/rocectl/service/"), argv.toString());
         // every option exists (a typo would make every timer run exit 5)
         RocectlCommand.commandLine().parseArgs(argv.subList(1, argv.size()).toArray(String[]::new));
+    }
+
+    @Test
+    void serviceRunsTheHealthPassOverAllPairs() throws IOException {
+        List<String> argv = execStart();
+        assertEquals("all", option(argv, "--pairs"), "every NIC with every other, not only rails: " + argv);
+        assertTrue(argv.contains("--health"), "a port that is down fails the run even when every pair pings: " + argv);
+        // as systemd splits it: the same words (no quoting or escapes to get wrong)
+        assertEquals(argv, SystemdExec.argv(parse(SERVICE).get("Service").get("ExecStart").get(0), Map.of(), Map.of()));
+        String text = Files.readString(SERVICE);
+        assertTrue(text.contains("#OnFailure=rocectl-alert@%n.service"), "the OnFailure= example, commented out");
+        assertTrue(text.contains("--pairs rail") && text.contains("992"), "the comment says what all pairs cost");
+    }
+
+    /**
+     * The OnFailure= template run as systemd runs it for a failed rocectl-remediate.service, with
+     * systemctl, logger and mail replaced by scripts that record what they get: the journal receives
+     * the failed unit's name, the host and its status at priority alert, and root a mail about it.
+     */
+    @Test
+    void alertTemplateLogsAndMailsTheFailedUnitsStatus() throws Exception {
+        var unit = parse(ALERT);
+        assertFalse(unit.containsKey("Install"), "started by OnFailure=, not enabled");
+        assertEquals("oneshot", unit.get("Service").get("Type").get(0));
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String e : unit.get("Service").getOrDefault("Environment", List.of())) {
+            env.put(e.substring(0, e.indexOf('=')), e.substring(e.indexOf('=') + 1));
+        }
+        assertEquals("root", env.get("ROCECTL_ALERT_MAIL"));
+        String failed = "rocectl-remediate.service";
+        List<String> argv = SystemdExec.argv(unit.get("Service").get("ExecStart").get(0),
+                Map.of("i", failed, "n", "rocectl-alert@" + failed + ".service"), env);
+        assertEquals("/bin/sh", argv.get(0));
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Path got = tmp.resolve("got");
+        fake(bin, "systemctl", "printf '%s\\n' \"x $1 - rocectl: probe and remediate\" \"   Active: failed (Result: exit-code)\" "
+                + "\"rocectl[1]: remediate: still broken after 0 round(s): 12/48 pairs failed: gpu02:ens2f0 link-down\"; "
+                + "echo \"systemctl $*\" >> " + got + "; exit 3");
+        fake(bin, "logger", "echo \"logger $*\" >> " + got + "; cat >> " + got);
+        fake(bin, "mail", "echo \"mail $*\" >> " + got + "; cat >> " + got);
+        Map<String, String> runEnv = new LinkedHashMap<>(env);
+        runEnv.put("PATH", bin + ":/usr/bin:/bin");
+        Proc.Result r = Proc.run(argv, tmp, runEnv, 30);
+        assertEquals(0, r.exitCode(), r.both());
+        String log = Files.readString(got);
+        assertTrue(log.contains("systemctl status --full --no-pager --lines=30 -- " + failed + "\n"), log);
+        assertTrue(log.contains("logger -t rocectl-alert -p user.alert\n" + failed + " failed on "), log);
+        assertTrue(log.contains("mail -s rocectl: " + failed + " failed on "), log);
+        assertTrue(log.contains(" root\n"), "mailed to ROCECTL_ALERT_MAIL: " + log);
+        assertEquals(2, log.split("pairs failed: gpu02:ens2f0 link-down", -1).length - 1, "the status, logged and mailed: " + log);
+    }
+
+    private static void fake(Path bin, String name, String body) throws IOException {
+        Path f = bin.resolve(name);
+        Files.writeString(f, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     @Test
