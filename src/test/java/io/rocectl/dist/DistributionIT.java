@@ -75,7 +75,8 @@ class DistributionIT {
         Set<String> want = new TreeSet<>(List.of("bin/rocectl", "share/rocectl/lib/rocectl.jar",
                 "share/bash-completion/completions/rocectl", "share/doc/rocectl/README.md",
                 "share/doc/rocectl/examples/cron.d/rocectl-remediate",
-                "lib/systemd/system/rocectl-remediate.service", "lib/systemd/system/rocectl-remediate.timer"));
+                "lib/systemd/system/rocectl-remediate.service", "lib/systemd/system/rocectl-remediate.timer",
+                "lib/systemd/system/rocectl-alert@.service"));
         want.addAll(repoFiles("playbooks", "share/rocectl/playbooks"));
         want.addAll(repoFiles("inventory", "share/rocectl/inventory"));
         want.addAll(repoFiles("docs", "share/doc/rocectl/docs"));
