@@ -61,7 +61,7 @@ public final class Diagnoser {
     private final long[] lossSent, lossLost;
     /** Only the pairs that lost a ping (sparse on a healthy fabric): what a lossy NIC explains. */
     private final List<LossyPair> lossyPairs = new ArrayList<>();
-    /** Lossy NICs found by {@link #finish}: endpoint index -> failed pairs it explains. */
+    /** Lossy NICs found by {@link #finish}: endpoint index -> {pings lost, pings sent} over its pairs. */
     private final Map<Integer, long[]> lossyNics = new TreeMap<>();
     /** Failed pairs no fault explains, set by {@link #localise}. */
     private List<Unexplained> unexplained = List.of();
@@ -469,7 +469,7 @@ public final class Diagnoser {
                 if (r > rate) { rate = r; best = e; }
             }
             if (best < 0 || lossPValue(lost[best], lossSent[best]) >= LOSS_ALPHA) break;
-            lossyNics.put(best, new long[] {lost[best], lossSent[best], 0});
+            lossyNics.put(best, new long[] {lost[best], lossSent[best]});
             setAside.accept(best);
         }
         if (lossyNics.isEmpty()) return;
@@ -481,8 +481,6 @@ public final class Diagnoser {
             Failure f = new Failure(lp.pair(), Cause.LINK_LOSSY, "ping " + (lp.sent() - lp.lost()) + "/" + lp.sent()
                     + "; " + g.at(blamed).key() + " lost " + st[0] + " of " + st[1] + " pings over its pairs ("
                     + String.format(java.util.Locale.ROOT, "%.1f", 100.0 * st[0] / st[1]) + " %)");
-            if (a != null) a[2]++;
-            if (b != null && b != a) b[2]++;
             if (lp.failure() < 0) {
                 unrecordOk(lp.src(), lp.dst(), lp.sameRail());
                 recordFailure(lp.src(), lp.dst(), f);
