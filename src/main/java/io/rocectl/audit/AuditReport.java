@@ -66,8 +66,16 @@ public final class AuditReport {
     }
 
     public static String json(Audit a) {
-        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        ObjectNode root = m.createObjectNode();
+        try {
+            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(tree(a)) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The JSON document as a tree (also the {@code audit} key of remediate's report). */
+    public static ObjectNode tree(Audit a) {
+        ObjectNode root = new ObjectMapper().createObjectNode();
         FleetAudit.Result r = a.result();
         root.put("clean", r.clean() && a.unreachable().isEmpty() && !r.settings().isEmpty());
         root.put("basis", a.basis());
@@ -90,11 +98,7 @@ public final class AuditReport {
         a.unreachable().forEach(u::put);
         ObjectNode c = root.putObject("commands");
         a.commands().forEach(c::put);
-        try {
-            return m.writeValueAsString(root) + "\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return root;
     }
 
     /**
