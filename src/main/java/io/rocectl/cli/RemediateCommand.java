@@ -187,7 +187,6 @@ public final class RemediateCommand implements Callable<Integer> {
                 if (hp != null && av.healthExit(hp) != ExitCodes.OK) {
                     System.out.print(io.rocectl.health.HealthReport.text(hp.notOk(), hp.unreachable()));
                 }
-                if (ap != null && AuditCommand.exitCode(ap) != ExitCodes.OK) System.out.print(io.rocectl.audit.AuditReport.text(ap));
                 if (drained != null) drained.lines().forEach(System.out::println);
             }
             if (drained != null && drained.capped()) System.err.println("rocectl: " + drained.cappedMessage());
