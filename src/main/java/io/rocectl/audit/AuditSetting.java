@@ -29,7 +29,7 @@ public enum AuditSetting {
     TABLE_ROUTES("table_routes", true, false, "routes in those tables"),
     ROCECTL_TABLES("rocectl_tables", false, false, "rocectl's table names file (rt_tables.d/rocectl.conf), its lines sorted"),
     NCCL_KEYS("nccl_keys", false, false, "keys of /etc/nccl.conf, sorted"),
-    MEMLOCK("memlock", false, false, "the login's locked-memory limit (ulimit -l)"),
+    MEMLOCK("memlock", false, false, "the login shell's locked-memory soft limit (/proc/self/limits)"),
     HUGEPAGES("hugepages", false, true, "vm.nr_hugepages (compared when some host has huge pages)");
 
     private final String id;
