@@ -36,6 +36,7 @@ public final class AuditReport {
                 + " settings compared (" + r.checks() + " checks, " + r.values() + " values, against the " + a.basis() + ")";
         String verdict;
         if (r.settings().isEmpty()) verdict = "nothing could be compared";
+        else if (r.nics() == 0) verdict = "no RoCE NIC selected on any host (roce_nics, roce_subnet?): nothing per NIC compared";
         else if (r.clean()) verdict = a.unreachable().isEmpty() ? "every host the same" : "every host read the same";
         else verdict = r.outliers().size() + " outlier" + (r.outliers().size() == 1 ? "" : "s");
         String unreach = a.unreachable().isEmpty() ? "" : "; " + a.unreachable().size() + " host"
@@ -77,7 +78,7 @@ public final class AuditReport {
     public static ObjectNode tree(Audit a) {
         ObjectNode root = new ObjectMapper().createObjectNode();
         FleetAudit.Result r = a.result();
-        root.put("clean", r.clean() && a.unreachable().isEmpty() && !r.settings().isEmpty());
+        root.put("clean", r.clean() && a.unreachable().isEmpty() && !r.nothing());
         root.put("basis", a.basis());
         root.put("hosts", r.hosts()).put("nics", r.nics()).put("settings_compared", r.settings().size())
                 .put("checks", r.checks()).put("values", r.values());

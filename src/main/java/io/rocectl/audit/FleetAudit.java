@@ -46,6 +46,14 @@ public final class FleetAudit {
         public boolean clean() {
             return outliers.isEmpty();
         }
+
+        /**
+         * Hosts were read but there was nothing to judge: no setting compared, or no RoCE NIC on
+         * any host (every per-NIC setting missing). Never green.
+         */
+        public boolean nothing() {
+            return hosts > 0 && (settings.isEmpty() || nics == 0);
+        }
     }
 
     /**

@@ -78,9 +78,9 @@ public final class AuditCommand implements java.util.concurrent.Callable<Integer
         return exitCode(a);
     }
 
-    /** 0 same, 2 differs or nothing compared, 4 a host not read, 6 both. */
+    /** 0 same, 2 differs or nothing compared (no setting, no RoCE NIC), 4 a host not read, 6 both. */
     static int exitCode(AuditReport.Audit a) {
-        boolean failed = !a.result().clean() || a.result().settings().isEmpty() && a.result().hosts() > 0;
+        boolean failed = !a.result().clean() || a.result().nothing();
         return (failed ? ExitCodes.FAILED : 0) | (a.unreachable().isEmpty() ? 0 : ExitCodes.UNREACHABLE);
     }
 

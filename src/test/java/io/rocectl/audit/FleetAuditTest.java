@@ -138,6 +138,15 @@ class FleetAuditTest {
         assertEquals(0, r.checks());
     }
 
+    @Test
+    void hostsWithoutRoceNicsAreNeverGreen() {
+        List<HostAudit> hosts = List.of(host("a", Map.of()), host("b", Map.of()));
+        FleetAudit.Result r = FleetAudit.compare(hosts, oneGroup(hosts), null);
+        assertTrue(r.clean(), "every host the same: no NIC at all");
+        assertTrue(r.nothing(), "but nothing per NIC was compared");
+        assertTrue(!FleetAudit.compare(List.of(same("a"), same("b")), Map.of("a", "all", "b", "all"), null).nothing());
+    }
+
     static HostAudit withHost(HostAudit h, String k, String v) {
         Map<String, String> hv = new LinkedHashMap<>(h.hostValues());
         hv.put(k, v);
