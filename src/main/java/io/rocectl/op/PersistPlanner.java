@@ -1,6 +1,6 @@
 package io.rocectl.op;
 
-import io.rocectl.fact.HostFiles;
+import io.rocectl.fact.NetworkFiles;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,8 +26,8 @@ public final class PersistPlanner {
 
     private PersistPlanner() {}
 
-    /** As {@link #plan(HostFiles, PersistRoutes, String, boolean, boolean)} without a confirmed removal. */
-    public static PersistPlan plan(HostFiles host, PersistRoutes p, String mode, boolean systemctl) {
+    /** As {@link #plan(NetworkFiles, PersistRoutes, String, boolean, boolean)} without a confirmed removal. */
+    public static PersistPlan plan(NetworkFiles host, PersistRoutes p, String mode, boolean systemctl) {
         return plan(host, p, mode, systemctl, false);
     }
 
@@ -37,7 +37,7 @@ public final class PersistPlanner {
      *                        it, no NICs is an error: rocectl's files are never deleted because a
      *                        selection came out empty
      */
-    public static PersistPlan plan(HostFiles host, PersistRoutes p, String mode, boolean systemctl,
+    public static PersistPlan plan(NetworkFiles host, PersistRoutes p, String mode, boolean systemctl,
                                    boolean removeConfirmed) {
         if (p.nics().isEmpty() && !removeConfirmed) {
             throw new IllegalArgumentException("no RoCE NICs to persist: refusing to remove rocectl's persistence "

@@ -59,6 +59,7 @@ class ArchitectureTest {
             Map.entry("playbook", Set.of("error", "module", "template", "yaml")),
             Map.entry("exec", Set.of("error", "event", "fs", "module", "playbook", "template", "transport")),
             Map.entry("probe", Set.of("transport")),
+            Map.entry("explain", Set.of("probe")),
             Map.entry("report", Set.of("hostset", "probe")),
             Map.entry("health", Set.of("fs", "transport")),
             Map.entry("modules", Set.of()),
@@ -68,7 +69,7 @@ class ArchitectureTest {
             Map.entry("remediate", Set.of("exec", "fs", "hostset", "module", "nic", "op", "probe", "transport")),
             Map.entry("lab", Set.of("error", "fs", "transport")),
             Map.entry("slurm", Set.of("error", "health", "hostset", "probe", "transport")),
-            Map.entry("cli", Set.of("ack", "error", "event", "exec", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
+            Map.entry("cli", Set.of("ack", "error", "event", "exec", "explain", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
                     "probe", "remediate", "report", "slurm", "transport", "transport.ssh", "yaml")));
 
     static final Pattern INTERNAL = Pattern.compile("\\bio\\.rocectl\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");
