@@ -5,7 +5,7 @@ import io.rocectl.fact.FactScript;
 import io.rocectl.fact.Facts;
 import io.rocectl.fact.KeyValues;
 import io.rocectl.fact.NetSnapshot;
-import io.rocectl.fact.Route;
+import io.rocectl.fact.KernelRoute;
 import io.rocectl.fact.Rule;
 import io.rocectl.health.HealthSample;
 import io.rocectl.nic.HostNics;
@@ -107,7 +107,7 @@ public record HostAudit(String host, Map<String, String> hostValues, Map<String,
             if (!tables.isEmpty()) {
                 v.put(AuditSetting.RULE_TABLES.id(), String.join(",", tables.stream().map(String::valueOf).toList()));
                 long routes = 0;
-                for (Route r : snap.routes()) if (tables.contains(r.table())) routes++;
+                for (KernelRoute r : snap.routes()) if (tables.contains(r.table())) routes++;
                 v.put(AuditSetting.TABLE_ROUTES.id(), Long.toString(routes));
             }
             nv.put(n.name(), v);
