@@ -4,7 +4,6 @@ import io.rocectl.error.DidYouMean;
 import io.rocectl.error.InputError;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
-import io.rocectl.module.ConnectionVarNames;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.template.Templar;
 import io.rocectl.template.TemplateException;
@@ -25,6 +24,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static io.rocectl.playbook.FieldReaders.*;
+
 /**
  * Loads and validates a playbook completely before any host is contacted: structure, keywords,
  * module names and their arguments (with did-you-mean), literal value types. Every error names
@@ -43,9 +44,6 @@ public final class PlaybookLoader {
     /** The {@code meta} actions the engine carries out. */
     static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
             "clear_facts", "reset_connection");
-    private static final Set<String> UNSUPPORTED = Set.of();
-    /** The connection types rocectl has: {@code ssh} (also Ansible's {@code smart}/{@code paramiko}) and {@code local}. */
-    static final Set<String> CONNECTIONS = Set.of("ssh", "smart", "paramiko", "local");
     /** Read at load time: their tasks take the import's place (with its when, tags and vars). */
     static final Set<String> STATIC_IMPORTS = Set.of("import_tasks", "import_role");
 
@@ -187,18 +185,6 @@ public final class PlaybookLoader {
         return out;
     }
 
-    /**
-     * {@code become_user}: become is {@code sudo -n} to root, so only {@code root} (what it does
-     * anyway) is accepted; any other user is refused here rather than ignored.
-     */
-    private static void becomeUser(YamlSource src, YamlNode v) {
-        String u = str(src, v, "become_user");
-        if (!"root".equals(u)) {
-            throw src.error(v, "become_user '" + u + "' is not supported by rocectl: become runs commands as root "
-                    + "(sudo -n); only become_user: root is accepted");
-        }
-    }
-
     private Play play(YamlSource src, YamlNode node, Path dir) {
         YamlMapping m = src.mapping(node, "a play");
         String name = null;
@@ -227,7 +213,6 @@ public final class PlaybookLoader {
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
             YamlNode v = t.getValueNode();
-            if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
             if (!PLAY_KEYS.contains(key)) {
                 throw src.error(t.getKeyNode(), "unknown play keyword '" + key + "'" + DidYouMean.hint(key, PLAY_KEYS));
             }
@@ -408,7 +393,6 @@ public final class PlaybookLoader {
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a task keyword");
             YamlNode v = t.getValueNode();
-            if (UNSUPPORTED.contains(key)) throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl");
             if (key.equals("remote_user")) throw src.error(t.getKeyNode(), REMOTE_USER);
             if (Task.META.equals(key)) {
                 if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and 'meta'");
@@ -576,42 +560,6 @@ public final class PlaybookLoader {
                 .mark(mark).options(options).environment(environment == null ? List.of() : List.of(environment)).build();
     }
 
-    /** One of the {@link TaskOptions} keywords (play, block or task), checked and set. */
-    private static TaskOptions option(YamlSource src, TaskOptions o, String key, YamlNode v) {
-        return switch (key) {
-            case "connection" -> {
-                String c = str(src, v, key);
-                if (c == null || !CONNECTIONS.contains(c)) {
-                    throw src.error(v, "connection '" + c + "' is not supported by rocectl (ssh or local)"
-                            + DidYouMean.hint(String.valueOf(c), CONNECTIONS));
-                }
-                yield new TaskOptions(c, o.delegateTo(), o.delegateFacts(), o.checkMode(), o.diff(), o.throttle(), o.timeout());
-            }
-            case "delegate_to" -> {
-                String d = str(src, v, key);
-                if (d == null || d.isBlank()) throw src.error(v, "'delegate_to' is empty");
-                checkTemplates(src, v);
-                yield new TaskOptions(o.connection(), d, o.delegateFacts(), o.checkMode(), o.diff(), o.throttle(), o.timeout());
-            }
-            case "delegate_facts" -> new TaskOptions(o.connection(), o.delegateTo(), bool(src, v, key), o.checkMode(),
-                    o.diff(), o.throttle(), o.timeout());
-            case "check_mode" -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), bool(src, v, key),
-                    o.diff(), o.throttle(), o.timeout());
-            case "diff" -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), o.checkMode(),
-                    bool(src, v, key), o.throttle(), o.timeout());
-            case "throttle" -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), o.checkMode(), o.diff(),
-                    positive(src, v, key), o.timeout());
-            default -> new TaskOptions(o.connection(), o.delegateTo(), o.delegateFacts(), o.checkMode(), o.diff(),
-                    o.throttle(), positive(src, v, key));
-        };
-    }
-
-    private static int positive(YamlSource src, YamlNode v, String key) {
-        int n = integer(src, v, key);
-        if (n < 0) throw src.error(v, "'" + key + "' must be 0 or more, got '" + n + "'");
-        return n;
-    }
-
     /** {@code local_action}'s module and, for the string form, its argument text (null for the mapping form). */
     private String[] localAction(YamlSource src, YamlNode v) {
         String module;
@@ -652,26 +600,6 @@ public final class PlaybookLoader {
             }
         }
         return out;
-    }
-
-    /**
-     * {@code environment:} of a play, block or task: a mapping of variable names to values, or a
-     * template that gives one ({@code "{{ proxy_env }}"}); values are templates rendered per host.
-     */
-    private static Object environment(YamlSource src, YamlNode v) {
-        Object o = src.value(v);
-        checkTemplates(src, v);
-        if (o instanceof Map<?, ?> m) {
-            for (YamlEntry t : src.mapping(v, "'environment'").getValue()) {
-                String k = src.scalar(t.getKeyNode(), "an environment variable name");
-                if (!Templar.isTemplate(k) && !k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                    throw src.error(t.getKeyNode(), "'" + k + "' is not a valid environment variable name");
-                }
-            }
-            return m;
-        }
-        if (o instanceof String s && Templar.isTemplate(s)) return s;
-        throw src.error(v, "'environment' must be a mapping or a template giving one, not " + YamlSource.kind(v));
     }
 
     /** Puts an enclosing play's or block's environment before each task's own (Ansible's prepend). */
@@ -817,41 +745,6 @@ public final class PlaybookLoader {
         }
     }
 
-    /** Every scalar under a node, each reported at its own line. */
-    static void checkTemplates(YamlSource src, YamlNode n) {
-        if (n instanceof YamlScalar sn) {
-            if (!Templar.isTemplate(sn.getValue()) && !sn.getValue().contains("{#")) return;
-            try {
-                Templar.get().checkTemplate(sn.getValue());
-            } catch (TemplateException e) {
-                throw src.error(n, e.getMessage());
-            }
-        } else if (n instanceof YamlSequence seq) {
-            for (YamlNode c : seq.getValue()) checkTemplates(src, c);
-        } else if (n instanceof YamlMapping m) {
-            for (YamlEntry t : m.getValue()) {
-                checkTemplates(src, t.getKeyNode());
-                checkTemplates(src, t.getValueNode());
-            }
-        }
-    }
-
-    /** A condition or a list of them, each reported at its own line. */
-    static void checkConditions(YamlSource src, YamlNode n) {
-        if (n instanceof YamlSequence seq) {
-            for (YamlNode c : seq.getValue()) checkConditions(src, c);
-            return;
-        }
-        if (!(n instanceof YamlScalar)) return;
-        Object v = src.value(n);
-        if (v == null || (v instanceof String str && str.isBlank())) return;
-        try {
-            Templar.get().checkCondition(v);
-        } catch (TemplateException e) {
-            throw src.error(n, e.getMessage());
-        }
-    }
-
     /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
     private String varsPath(YamlSource src, YamlNode at, Object f, Map<String, Object> playVars) {
         if (f instanceof List || f instanceof Map) {
@@ -932,77 +825,4 @@ public final class PlaybookLoader {
         return List.copyOf(out);
     }
 
-    private static Integer percent(YamlSource src, YamlNode v, String key) {
-        Object o = src.value(v);
-        int p;
-        if (o instanceof String s && s.trim().matches("\\d+%")) p = Integer.parseInt(s.trim().replace("%", ""));
-        else p = integer(src, v, key);
-        if (p < 0 || p > 100) throw src.error(v, "'" + key + "' must be 0-100, got '" + p + "'");
-        return p;
-    }
-
-    private static String str(YamlSource src, YamlNode v, String key) {
-        Object o = src.value(v);
-        if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must be a string");
-        return o == null ? null : o.toString();
-    }
-
-    private static boolean bool(YamlSource src, YamlNode v, String key) {
-        Object o = src.value(v);
-        if (o instanceof Boolean b) return b;
-        throw src.error(v, "'" + key + "' must be a boolean (yes/no/true/false), got '" + o + "'");
-    }
-
-    private static int integer(YamlSource src, YamlNode v, String key) {
-        Object o = src.value(v);
-        if (o instanceof Number n) return n.intValue();
-        throw src.error(v, "'" + key + "' must be an integer, got '" + o + "'");
-    }
-
-    private static List<Object> listOf(YamlSource src, YamlNode v, String key) {
-        Object o = src.value(v);
-        if (o instanceof List<?> l) return new ArrayList<>(l);
-        if (o == null) throw src.error(v, "'" + key + "' is empty");
-        return List.of(o);
-    }
-
-    private static List<String> stringList(YamlSource src, YamlNode v, String key) {
-        List<String> out = new ArrayList<>();
-        for (Object o : listOf(src, v, key)) {
-            if (o instanceof List || o instanceof Map) throw src.error(v, "'" + key + "' must list strings");
-            out.add(String.valueOf(o));
-        }
-        return List.copyOf(out);
-    }
-
-    static List<String> tagList(YamlSource src, YamlNode v) {
-        Object o = src.value(v);
-        if (o instanceof String s) {
-            List<String> out = new ArrayList<>();
-            for (String t : s.split(",")) if (!t.isBlank()) out.add(t.trim());
-            return out;
-        }
-        return stringList(src, v, "tags");
-    }
-
-    static List<Object> conditionList(YamlSource src, YamlNode v) {
-        Object o = src.value(v);
-        if (o instanceof List<?> l) return new ArrayList<>(l);
-        return new ArrayList<>(List.of(o == null ? "" : o));
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> stringMap(YamlSource src, YamlNode v, String what) {
-        if (v instanceof YamlScalar s && s.getValue().isEmpty()) return Map.of();
-        YamlMapping m = src.mapping(v, what);
-        for (YamlEntry t : m.getValue()) {
-            String k = src.scalar(t.getKeyNode(), "a variable name");
-            if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                throw src.error(t.getKeyNode(), "'" + k + "' is not a valid variable name");
-            }
-            if (ConnectionVarNames.NAMES.contains(k)) throw src.error(t.getKeyNode(), ConnectionVarNames.refused(k));
-        }
-        Object o = src.value(m);
-        return o == null ? Map.of() : (Map<String, Object>) o;
-    }
 }
