@@ -41,9 +41,6 @@ public final class PlaybookLoader {
             "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user",
             "connection", "delegate_to", "delegate_facts", "local_action", "check_mode", "diff", "throttle", "timeout",
             "environment");
-    /** The {@code meta} actions the engine carries out. */
-    static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
-            "clear_facts", "reset_connection");
     /** Read at load time: their tasks take the import's place (with its when, tags and vars). */
     static final Set<String> STATIC_IMPORTS = Set.of("import_tasks", "import_role");
 
@@ -52,6 +49,7 @@ public final class PlaybookLoader {
             + "inventory (ansible_user) or -u/--user";
 
     private final ModuleRegistry modules;
+    private final ModuleArgs moduleArgs;
     /** {@code -e} values: templated {@code vars_files} paths may use them (and the play's vars). */
     private Map<String, Object> extraVars = Map.of();
     /** Where the files being read are, and the roles read so far. */
@@ -59,6 +57,7 @@ public final class PlaybookLoader {
 
     public PlaybookLoader(ModuleRegistry modules) {
         this.modules = modules;
+        this.moduleArgs = new ModuleArgs(modules);
     }
 
     /** The run's extra variables, for templated {@code vars_files} paths. */
@@ -397,9 +396,9 @@ public final class PlaybookLoader {
             if (Task.META.equals(key)) {
                 if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and 'meta'");
                 String action = src.scalar(v, "a meta action");
-                if (!META_ACTIONS.contains(action)) {
+                if (!ModuleArgs.META_ACTIONS.contains(action)) {
                     throw src.error(v, "meta action '" + action + "' is not supported (" + String.join(", ",
-                            new TreeSet<>(META_ACTIONS)) + ")" + DidYouMean.hint(action, META_ACTIONS));
+                            new TreeSet<>(ModuleArgs.META_ACTIONS)) + ")" + DidYouMean.hint(action, ModuleArgs.META_ACTIONS));
                 }
                 module = Task.META;
                 moduleKey = t.getKeyNode();
@@ -488,7 +487,7 @@ public final class PlaybookLoader {
                 case "local_action" -> {
                     // local_action: MODULE ARGS, or a mapping with 'module': delegate_to localhost
                     if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and 'local_action'");
-                    String[] call = localAction(src, v);
+                    String[] call = moduleArgs.localAction(src, v);
                     module = call[0];
                     localText = call[1];
                     localAction = true;
@@ -550,7 +549,7 @@ public final class PlaybookLoader {
             Module mod = modules.find(module);
             if (mod == null) throw src.error(moduleValue, "unknown module '" + module + "'"
                     + ModuleHint.of(module, new TreeSet<>(modules.all().keySet())));
-            b = Task.builder(mod.name()).args(args(src, mod, module, moduleValue, argsNode, localText,
+            b = Task.builder(mod.name()).args(moduleArgs.args(src, mod, module, moduleValue, argsNode, localText,
                     localAction && localText == null));
         }
         if (includes.role != null) name = includes.role.name() + " : " + (name == null ? module : name);
@@ -558,29 +557,6 @@ public final class PlaybookLoader {
                 .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
                 .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
                 .mark(mark).options(options).environment(environment == null ? List.of() : List.of(environment)).build();
-    }
-
-    /** {@code local_action}'s module and, for the string form, its argument text (null for the mapping form). */
-    private String[] localAction(YamlSource src, YamlNode v) {
-        String module;
-        String text = null;
-        if (v instanceof YamlMapping mn) {
-            module = null;
-            for (YamlEntry e : mn.getValue()) {
-                if ("module".equals(src.scalar(e.getKeyNode(), "an argument name"))) module = str(src, e.getValueNode(), "module");
-            }
-            if (module == null) throw src.error(v, "'local_action' needs a 'module' key (or the form 'local_action: MODULE ARGS')");
-        } else {
-            String s = src.scalar(v, "'local_action'").strip();
-            if (s.isEmpty()) throw src.error(v, "'local_action' is empty");
-            int sp = s.indexOf(' ');
-            module = sp < 0 ? s : s.substring(0, sp);
-            text = sp < 0 ? "" : s.substring(sp + 1).strip();
-        }
-        if (modules.find(module) == null || Task.META.equals(module)) {
-            throw src.error(v, "unknown module '" + module + "'" + ModuleHint.of(module, new TreeSet<>(modules.all().keySet())));
-        }
-        return new String[] {module, text};
     }
 
     /**
@@ -640,109 +616,6 @@ public final class PlaybookLoader {
             }
         }
         return out;
-    }
-
-    private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode) {
-        return args(src, mod, key, value, argsNode, null, false);
-    }
-
-    /**
-     * @param localText    the argument text of {@code local_action: MODULE TEXT}, else null
-     * @param localMapping {@code local_action} as a mapping: its {@code module} key is not an argument
-     */
-    private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode,
-                                     String localText, boolean localMapping) {
-        ArgSpec spec = mod.args();
-        Map<String, Object> raw = new LinkedHashMap<>();
-        Map<String, YamlNode> nodes = new LinkedHashMap<>();
-        if (value instanceof YamlMapping mn) {
-            collect(src, mn, raw, nodes);
-            if (localMapping) {
-                raw.remove("module"); // local_action's mapping form names the module there
-                nodes.remove("module");
-            }
-        } else if (value instanceof YamlScalar sn) {
-            String text = localText != null ? localText : sn.getValue();
-            if (spec.isFreeForm()) {
-                if (!text.isBlank()) {
-                    raw.put(ArgSpec.RAW, text);
-                    nodes.put(ArgSpec.RAW, sn);
-                }
-            } else if (!text.isBlank()) {
-                for (Map.Entry<String, String> e : KeyValueArgs.parse(text, src.error(sn, "")).entrySet()) {
-                    raw.put(e.getKey(), e.getValue());
-                    nodes.put(e.getKey(), sn);
-                }
-            }
-        } else {
-            throw src.error(value, "arguments of '" + key + "' must be a mapping or a string, not a list");
-        }
-        if (argsNode != null) collect(src, src.mapping(argsNode, "'args'"), raw, nodes);
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : raw.entrySet()) {
-            String canon = spec.canonical(e.getKey());
-            YamlNode n = nodes.get(e.getKey());
-            if (canon == null && spec.acceptsAnyKey()) {
-                checkArgTemplates(src, n, mod.name(), e.getKey(), e.getValue());
-                out.put(e.getKey(), e.getValue());
-                continue;
-            }
-            if (canon == null) {
-                throw src.error(n, "module '" + key + "' has no argument '" + e.getKey() + "'"
-                        + DidYouMean.hint(e.getKey(), spec.allNames()));
-            }
-            checkType(src, n, key, e.getKey(), spec.types().get(canon), e.getValue());
-            checkArgTemplates(src, n, mod.name(), canon, e.getValue());
-            out.put(canon, e.getValue());
-        }
-        for (String req : spec.required()) {
-            if (!out.containsKey(req)) {
-                throw src.error(value, "module '" + key + "' needs argument '" + req + "'");
-            }
-        }
-        return out;
-    }
-
-    private void collect(YamlSource src, YamlMapping mn, Map<String, Object> raw, Map<String, YamlNode> nodes) {
-        for (YamlEntry t : mn.getValue()) {
-            String k = src.scalar(t.getKeyNode(), "an argument name");
-            raw.put(k, src.value(t.getValueNode()));
-            nodes.put(k, t.getKeyNode());
-        }
-    }
-
-    private static void checkType(YamlSource src, YamlNode n, String module, String arg, ArgSpec.Type type, Object v) {
-        if (v == null || type == null || type == ArgSpec.Type.ANY || Templar.isTemplate(v)) return;
-        boolean ok = switch (type) {
-            case STR -> !(v instanceof List || v instanceof Map);
-            case INT -> v instanceof Number || (v instanceof String s && s.trim().matches("-?\\d+"));
-            case BOOL -> v instanceof Boolean || (v instanceof String s
-                    && s.trim().toLowerCase().matches("yes|no|true|false|on|off|1|0"));
-            case LIST -> v instanceof List || v instanceof String;
-            case MAP -> v instanceof Map;
-            default -> true;
-        };
-        if (!ok) {
-            throw src.error(n, "argument '" + arg + "' of module '" + module + "' must be "
-                    + type.name().toLowerCase() + ", got '" + v + "'");
-        }
-    }
-
-    /**
-     * Template syntax is checked here, at load time, so a typo is exit 5 with its place before
-     * any host is contacted; undefined variables stay a run-time matter. {@code debug}'s
-     * {@code var} without braces is an expression and {@code assert}'s {@code that} holds
-     * conditions, as the executor reads them.
-     */
-    private static void checkArgTemplates(YamlSource src, YamlNode at, String module, String arg, Object value) {
-        try {
-            if ("assert".equals(module) && "that".equals(arg)) Templar.get().checkCondition(value);
-            else if ("debug".equals(module) && "var".equals(arg) && value instanceof String v && !Templar.isTemplate(v)) {
-                Templar.get().checkExpression(v);
-            } else Templar.get().checkTemplate(value);
-        } catch (TemplateException e) {
-            throw src.error(at, e.getMessage());
-        }
     }
 
     /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
