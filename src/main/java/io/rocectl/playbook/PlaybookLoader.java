@@ -25,6 +25,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static io.rocectl.playbook.FieldReaders.*;
+import static io.rocectl.playbook.Inheritance.inherit;
+import static io.rocectl.playbook.Inheritance.withEnvironment;
 
 /**
  * Loads and validates a playbook completely before any host is contacted: structure, keywords,
@@ -134,6 +136,14 @@ public final class PlaybookLoader {
             }
         }
         return new Apply(tags, when, ignore, become);
+    }
+
+    /**
+     * Block or play options under the given steps' own (their own settings win); also what a
+     * dynamic include's tasks inherit from the blocks and play around the include.
+     */
+    public static List<Step> withOptions(List<Step> steps, TaskOptions outer) {
+        return Inheritance.withOptions(steps, outer);
     }
 
     /** A playbook file's plays, with {@code import_playbook} items read in place (relative to the importing file). */
@@ -557,65 +567,6 @@ public final class PlaybookLoader {
                 .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
                 .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
                 .mark(mark).options(options).environment(environment == null ? List.of() : List.of(environment)).build();
-    }
-
-    /**
-     * Block or play options under the given steps' own (their own settings win); also what a
-     * dynamic include's tasks inherit from the blocks and play around the include.
-     */
-    public static List<Step> withOptions(List<Step> steps, TaskOptions outer) {
-        if (outer.isNone()) return steps;
-        List<Step> out = new ArrayList<>();
-        for (Step s : steps) {
-            if (s instanceof Task t) {
-                out.add(t.toBuilder().options(t.options().under(outer)).outerOptions(t.outerOptions().under(outer)).build());
-            } else {
-                Block k = (Block) s;
-                out.add(k.withParts(withOptions(k.block(), outer), withOptions(k.rescue(), outer),
-                        withOptions(k.always(), outer)));
-            }
-        }
-        return out;
-    }
-
-    /** Puts an enclosing play's or block's environment before each task's own (Ansible's prepend). */
-    private static List<Step> withEnvironment(List<Step> steps, Object environment) {
-        List<Step> out = new ArrayList<>();
-        for (Step s : steps) {
-            if (s instanceof Task t) {
-                List<Object> env = new ArrayList<>();
-                env.add(environment);
-                env.addAll(t.environment());
-                out.add(t.toBuilder().environment(env).build());
-            } else {
-                Block k = (Block) s;
-                out.add(k.withParts(withEnvironment(k.block(), environment),
-                        withEnvironment(k.rescue(), environment), withEnvironment(k.always(), environment)));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * A block's {@code ignore_errors: true} and {@code become} apply to the tasks inside it that
-     * do not set their own (Ansible's keyword inheritance).
-     */
-    static List<Step> inherit(List<Step> steps, boolean ignore, Boolean become) {
-        if (!ignore && become == null) return steps;
-        List<Step> out = new ArrayList<>();
-        for (Step s : steps) {
-            if (s instanceof Task t) {
-                Task.Builder b = t.toBuilder();
-                if (ignore) b.ignoreErrors(true);
-                if (become != null && t.become() == null) b.become(become);
-                out.add(b.build());
-            } else {
-                Block k = (Block) s;
-                out.add(k.withParts(inherit(k.block(), ignore, become), inherit(k.rescue(), ignore,
-                        become), inherit(k.always(), ignore, become)));
-            }
-        }
-        return out;
     }
 
     /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
