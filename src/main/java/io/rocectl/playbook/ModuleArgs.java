@@ -1,6 +1,7 @@
 package io.rocectl.playbook;
 
 import io.rocectl.error.DidYouMean;
+import io.rocectl.error.InputError;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleRegistry;
@@ -11,6 +12,7 @@ import io.rocectl.yaml.YamlMapping;
 import io.rocectl.yaml.YamlNode;
 import io.rocectl.yaml.YamlScalar;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,21 +30,99 @@ import static io.rocectl.playbook.FieldReaders.str;
  * did-you-mean), its type when literal, its template syntax; required arguments must be there.
  */
 final class ModuleArgs {
+    /** The {@code meta} actions the engine carries out. */
+    static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
+            "clear_facts", "reset_connection");
+    /** Read at load time: their tasks take the import's place (with its when, tags and vars). */
+    static final Set<String> STATIC_IMPORTS = Set.of("import_tasks", "import_role");
+
     private final ModuleRegistry modules;
 
     ModuleArgs(ModuleRegistry modules) {
         this.modules = modules;
     }
 
-    /** The {@code meta} actions the engine carries out. */
-    static final Set<String> META_ACTIONS = Set.of("flush_handlers", "end_play", "end_host", "end_batch", "noop",
-            "clear_facts", "reset_connection");
+    /**
+     * The action a task calls: the module's name as written ({@code meta}, {@code import_tasks},
+     * {@code import_role} or a module), the key and value that name it, and for
+     * {@code local_action} the argument text of its string form (null for its mapping form).
+     */
+    record Action(String module, YamlNode key, YamlNode value, boolean local, String localText) {
+        boolean isMeta() {
+            return Task.META.equals(module);
+        }
+
+        boolean isStaticImport() {
+            return STATIC_IMPORTS.contains(module);
+        }
+    }
+
+    /** Whether a task's key names its action rather than a task keyword. */
+    static boolean namesAction(String key) {
+        return Task.META.equals(key) || STATIC_IMPORTS.contains(key) || !TaskKeywords.isKeyword(key);
+    }
+
+    /**
+     * {@code key: value} as the task's action: {@code meta} (with a known action), a static
+     * import, or a module; {@code current} is the action read before in the same task, if any.
+     */
+    Action action(YamlSource src, YamlNode keyNode, String key, YamlNode v, Action current) {
+        if (Task.META.equals(key)) {
+            if (current != null) throw twoModules(src, keyNode, current, key);
+            String action = src.scalar(v, "a meta action");
+            if (!META_ACTIONS.contains(action)) {
+                throw src.error(v, "meta action '" + action + "' is not supported (" + String.join(", ",
+                        new TreeSet<>(META_ACTIONS)) + ")" + DidYouMean.hint(action, META_ACTIONS));
+            }
+            return new Action(key, keyNode, v, false, null);
+        }
+        if (STATIC_IMPORTS.contains(key)) {
+            if (current != null) throw twoModules(src, keyNode, current, key);
+            return new Action(key, keyNode, v, false, null);
+        }
+        if (key.startsWith("with_") && modules.find(key) == null) {
+            throw src.error(keyNode, "'" + key + "' is not supported by rocectl (with_"
+                    + String.join(", with_", new TreeSet<>(LoopLookup.PLUGINS)) + " are)");
+        }
+        if (modules.find(key) == null) {
+            Collection<String> known = new TreeSet<>(modules.all().keySet());
+            String hint = DidYouMean.hint(key, TaskKeywords.NAMES);
+            if (hint.isEmpty() || !DidYouMean.hint(key, known).isEmpty()) hint = ModuleHint.of(key, known);
+            throw src.error(keyNode, "unknown module '" + key + "'" + hint);
+        }
+        if (current != null) throw twoModules(src, keyNode, current, key);
+        return new Action(key, keyNode, v, false, null);
+    }
+
+    /** {@code local_action}: its module and, for the string form, its argument text. */
+    Action localAction(YamlSource src, YamlNode keyNode, YamlNode v, Action current) {
+        if (current != null) throw twoModules(src, keyNode, current, "local_action");
+        String[] call = localAction(src, v);
+        return new Action(call[0], keyNode, v, true, call[1]);
+    }
+
+    private static InputError twoModules(YamlSource src, YamlNode keyNode, Action current, String key) {
+        return src.error(keyNode, "task has two modules: '" + current.module() + "' and '" + key + "'");
+    }
+
+    /** The task's module (its canonical name) and its checked arguments, or meta's action. */
+    Task.Builder call(YamlSource src, Action a, YamlNode argsNode) {
+        if (a.isMeta()) return Task.builder(Task.META).args(Map.of("_raw_params", src.scalar(a.value(), "a meta action")));
+        Module mod = modules.find(a.module());
+        if (mod == null) {
+            throw src.error(a.value(), "unknown module '" + a.module() + "'"
+                    + ModuleHint.of(a.module(), new TreeSet<>(modules.all().keySet())));
+        }
+        return Task.builder(mod.name()).args(args(src, mod, a.module(), a.value(), argsNode, a.localText(),
+                a.local() && a.localText() == null));
+    }
+
 
     /**
      * @param localText    the argument text of {@code local_action: MODULE TEXT}, else null
      * @param localMapping {@code local_action} as a mapping: its {@code module} key is not an argument
      */
-    Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode,
+    private Map<String, Object> args(YamlSource src, Module mod, String key, YamlNode value, YamlNode argsNode,
                                      String localText, boolean localMapping) {
         ArgSpec spec = mod.args();
         Map<String, Object> raw = new LinkedHashMap<>();
@@ -138,7 +218,7 @@ final class ModuleArgs {
     }
 
     /** {@code local_action}'s module and, for the string form, its argument text (null for the mapping form). */
-    String[] localAction(YamlSource src, YamlNode v) {
+    private String[] localAction(YamlSource src, YamlNode v) {
         String module;
         String text = null;
         if (v instanceof YamlMapping mn) {

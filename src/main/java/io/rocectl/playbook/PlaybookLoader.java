@@ -38,20 +38,14 @@ public final class PlaybookLoader {
             "serial", "max_fail_percentage", "any_errors_fatal", "strategy", "tasks", "pre_tasks", "post_tasks",
             "handlers", "tags", "remote_user", "become_user", "no_log", "connection", "check_mode", "diff", "throttle",
             "environment", "roles");
-    static final Set<String> TASK_KEYS = Set.of("name", "when", "loop", "with_items", "loop_control", "register",
-            "changed_when", "failed_when", "ignore_errors", "notify", "tags", "become", "retries", "until", "delay",
-            "run_once", "vars", "block", "rescue", "always", "args", "listen", "no_log", "become_user",
-            "connection", "delegate_to", "delegate_facts", "local_action", "check_mode", "diff", "throttle", "timeout",
-            "environment");
-    /** Read at load time: their tasks take the import's place (with its when, tags and vars). */
-    static final Set<String> STATIC_IMPORTS = Set.of("import_tasks", "import_role");
 
     /** Why {@code remote_user} is refused (play or task): one SSH user per host, from the inventory. */
     static final String REMOTE_USER = "'remote_user' is not supported by rocectl: the SSH user comes from the "
             + "inventory (ansible_user) or -u/--user";
 
     private final ModuleRegistry modules;
-    private final ModuleArgs moduleArgs;
+    /** Reads task lists (also those of imported files and roles). */
+    final TaskParser tasks;
     /** {@code -e} values: templated {@code vars_files} paths may use them (and the play's vars). */
     private Map<String, Object> extraVars = Map.of();
     /** Where the files being read are, and the roles read so far. */
@@ -59,7 +53,7 @@ public final class PlaybookLoader {
 
     public PlaybookLoader(ModuleRegistry modules) {
         this.modules = modules;
-        this.moduleArgs = new ModuleArgs(modules);
+        this.tasks = new TaskParser(new ModuleArgs(modules), includes);
     }
 
     /** The run's extra variables, for templated {@code vars_files} paths. */
@@ -277,12 +271,12 @@ public final class PlaybookLoader {
             if (part.isEmpty() && !withRoles) continue;
             int before = tasks.size();
             if (withRoles) tasks.addAll(withOptions(includes.roles.playRoles(src, rolesNode, tags, noLog), options));
-            for (YamlNode n : part) tasks.addAll(withOptions(taskList(src, n, tags, List.of(), false, noLog), options));
+            for (YamlNode n : part) tasks.addAll(withOptions(this.tasks.taskList(src, n, tags, List.of(), false, noLog), options));
             sections.add(tasks.size() - before);
         }
         List<Task> handlers = handlers(withOptions(new ArrayList<>(roles.handlers), options));
         if (handlersNode != null) {
-            handlers.addAll(handlers(withOptions(taskList(src, handlersNode, tags, List.of(), true, noLog), options)));
+            handlers.addAll(handlers(withOptions(this.tasks.taskList(src, handlersNode, tags, List.of(), true, noLog), options)));
         }
         Set<String> handlerNames = new TreeSet<>();
         for (Task h : handlers) {
@@ -357,218 +351,6 @@ public final class PlaybookLoader {
         }
     }
 
-    List<Step> taskList(YamlSource src, YamlNode n, Set<String> inheritedTags, List<Object> inheritedWhen,
-                                boolean handler, boolean inheritedNoLog) {
-        if (n instanceof YamlScalar s && s.getValue().isEmpty()) return List.of();
-        YamlSequence seq = src.sequence(n, "a task list");
-        List<Step> out = new ArrayList<>();
-        for (YamlNode t : seq.getValue()) out.add(task(src, t, inheritedTags, inheritedWhen, handler, inheritedNoLog));
-        return out;
-    }
-
-    private Step task(YamlSource src, YamlNode node, Set<String> inheritedTags, List<Object> inheritedWhen, boolean handler,
-                      boolean inheritedNoLog) {
-        YamlMapping m = src.mapping(node, "a task");
-        String name = null;
-        String module = null;
-        YamlNode moduleKey = null;
-        YamlNode moduleValue = null;
-        YamlNode argsNode = null;
-        List<Object> when = new ArrayList<>(inheritedWhen);
-        Object loop = null;
-        LoopControl lc = LoopControl.DEFAULT;
-        String register = null;
-        Object changedWhen = null;
-        Object failedWhen = null;
-        boolean ignore = false;
-        List<String> notify = List.of();
-        Set<String> tags = new LinkedHashSet<>(inheritedTags);
-        Boolean become = null;
-        Integer retries = null;
-        Object until = null;
-        int delay = 5;
-        boolean runOnce = false;
-        Map<String, Object> vars = Map.of();
-        YamlNode blockNode = null;
-        YamlNode rescueNode = null;
-        YamlNode alwaysNode = null;
-        List<String> listen = List.of();
-        boolean noLog = inheritedNoLog;
-        TaskOptions options = TaskOptions.NONE;
-        String localText = null;
-        boolean localAction = false;
-        Object environment = null;
-        String loopKey = null;
-        for (YamlEntry t : m.getValue()) {
-            String key = src.scalar(t.getKeyNode(), "a task keyword");
-            YamlNode v = t.getValueNode();
-            if (key.equals("remote_user")) throw src.error(t.getKeyNode(), REMOTE_USER);
-            if (Task.META.equals(key)) {
-                if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and 'meta'");
-                String action = src.scalar(v, "a meta action");
-                if (!ModuleArgs.META_ACTIONS.contains(action)) {
-                    throw src.error(v, "meta action '" + action + "' is not supported (" + String.join(", ",
-                            new TreeSet<>(ModuleArgs.META_ACTIONS)) + ")" + DidYouMean.hint(action, ModuleArgs.META_ACTIONS));
-                }
-                module = Task.META;
-                moduleKey = t.getKeyNode();
-                moduleValue = v;
-                continue;
-            }
-            if (STATIC_IMPORTS.contains(key)) {
-                if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and '" + key + "'");
-                module = key;
-                moduleKey = t.getKeyNode();
-                moduleValue = v;
-                continue;
-            }
-            if (!TASK_KEYS.contains(key) && LoopLookup.pluginOf(key) == null) {
-                if (key.startsWith("with_") && modules.find(key) == null) {
-                    throw src.error(t.getKeyNode(), "'" + key + "' is not supported by rocectl (with_"
-                            + String.join(", with_", new TreeSet<>(LoopLookup.PLUGINS)) + " are)");
-                }
-                if (modules.find(key) == null) {
-                    Collection<String> known = new TreeSet<>(modules.all().keySet());
-                    String hint = DidYouMean.hint(key, TASK_KEYS);
-                    if (hint.isEmpty() || !DidYouMean.hint(key, known).isEmpty()) hint = ModuleHint.of(key, known);
-                    throw src.error(t.getKeyNode(), "unknown module '" + key + "'" + hint);
-                }
-                if (module != null) {
-                    throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and '" + key + "'");
-                }
-                module = key;
-                moduleKey = t.getKeyNode();
-                moduleValue = v;
-                continue;
-            }
-            switch (key) {
-                case "name" -> name = str(src, v, key);
-                case "when" -> {
-                    checkConditions(src, v);
-                    when.addAll(conditionList(src, v));
-                }
-                case "loop" -> {
-                    if (loop != null) throw src.error(t.getKeyNode(), "task has two loops: '" + loopKey + "' and 'loop'");
-                    loopKey = key;
-                    loop = src.value(v);
-                    if (loop == null || !(loop instanceof List || Templar.isTemplate(loop))) {
-                        throw src.error(v, "'" + key + "' must be a list or a template, not " + YamlSource.kind(v));
-                    }
-                    checkTemplates(src, v);
-                }
-                case "loop_control" -> lc = loopControl(src, v);
-                case "register" -> {
-                    register = str(src, v, key);
-                    if (!register.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                        throw src.error(v, "'register' must be a variable name, not '" + register + "'");
-                    }
-                }
-                case "changed_when" -> {
-                    checkConditions(src, v);
-                    changedWhen = src.value(v);
-                }
-                case "failed_when" -> {
-                    checkConditions(src, v);
-                    failedWhen = src.value(v);
-                }
-                case "ignore_errors" -> ignore = bool(src, v, key);
-                case "notify" -> notify = stringList(src, v, key);
-                case "tags" -> tags.addAll(tagList(src, v));
-                case "become" -> become = bool(src, v, key);
-                case "retries" -> retries = integer(src, v, key);
-                case "until" -> {
-                    checkConditions(src, v);
-                    until = src.value(v);
-                }
-                case "delay" -> delay = integer(src, v, key);
-                case "run_once" -> runOnce = bool(src, v, key);
-                case "vars" -> {
-                    checkTemplates(src, v);
-                    vars = stringMap(src, v, "vars");
-                }
-                case "block" -> blockNode = v;
-                case "rescue" -> rescueNode = v;
-                case "always" -> alwaysNode = v;
-                case "args" -> argsNode = v;
-                case "listen" -> listen = stringList(src, v, key);
-                case "no_log" -> noLog = bool(src, v, key);
-                case "connection", "delegate_to", "delegate_facts", "check_mode", "diff", "throttle", "timeout" ->
-                        options = option(src, options, key, v);
-                case "local_action" -> {
-                    // local_action: MODULE ARGS, or a mapping with 'module': delegate_to localhost
-                    if (module != null) throw src.error(t.getKeyNode(), "task has two modules: '" + module + "' and 'local_action'");
-                    String[] call = moduleArgs.localAction(src, v);
-                    module = call[0];
-                    localText = call[1];
-                    localAction = true;
-                    moduleKey = t.getKeyNode();
-                    moduleValue = v;
-                    options = new TaskOptions(options.connection(), "localhost", options.delegateFacts(),
-                            options.checkMode(), options.diff(), options.throttle(), options.timeout());
-                }
-                case "environment" -> environment = environment(src, v);
-                case "become_user" -> becomeUser(src, v);
-                default -> {
-                    // with_<lookup>: the lookup's items (with_items flattens one level, as in Ansible)
-                    if (loop != null) throw src.error(t.getKeyNode(), "task has two loops: '" + loopKey + "' and '" + key + "'");
-                    loopKey = key;
-                    Object terms = src.value(v);
-                    if (terms == null) throw src.error(v, "'" + key + "' is empty");
-                    checkTemplates(src, v);
-                    loop = new LoopLookup(LoopLookup.pluginOf(key), terms);
-                }
-            }
-        }
-        Mark mark = src.mark(node);
-        if (module != null && STATIC_IMPORTS.contains(module)) {
-            if (blockNode != null) throw src.error(moduleKey, "a block cannot also call '" + module + "'");
-            if (loop != null) {
-                throw src.error(moduleKey, "'" + module + "' cannot loop: use '" + module.replace("import_", "include_") + "'");
-            }
-            List<Step> inner = module.equals("import_tasks")
-                    ? includes.importTasks(src, moduleValue, tags, when, handler, noLog)
-                    : includes.roles.importRole(src, moduleValue, vars, tags, when, noLog);
-            return new Block(name, vars, inherit(inner, ignore, become), List.of(), List.of(), tags, mark);
-        }
-        if (blockNode != null) {
-            if (module != null) throw src.error(moduleKey, "a block cannot also call module '" + module + "'");
-            List<Step> block = withOptions(inherit(taskList(src, blockNode, tags, when, handler, noLog), ignore, become), options);
-            List<Step> rescue = rescueNode == null ? List.of()
-                    : withOptions(inherit(taskList(src, rescueNode, tags, when, handler, noLog), ignore, become), options);
-            List<Step> always = alwaysNode == null ? List.of()
-                    : withOptions(inherit(taskList(src, alwaysNode, tags, when, handler, noLog), ignore, become), options);
-            if (environment != null) {
-                block = withEnvironment(block, environment);
-                rescue = withEnvironment(rescue, environment);
-                always = withEnvironment(always, environment);
-            }
-            return new Block(name, vars, block, rescue, always, tags, mark);
-        }
-        if (rescueNode != null || alwaysNode != null) {
-            throw src.error(rescueNode != null ? rescueNode : alwaysNode, "'rescue'/'always' need a 'block'");
-        }
-        if (module == null) {
-            throw src.error(node, "task" + (name == null ? "" : " '" + name + "'") + " has no module");
-        }
-        if (until != null && retries == null) retries = 3;
-        Task.Builder b;
-        if (Task.META.equals(module)) {
-            if (loop != null) throw src.error(moduleKey, "a meta task cannot loop");
-            b = Task.builder(Task.META).args(Map.of("_raw_params", src.scalar(moduleValue, "a meta action")));
-        } else {
-            Module mod = modules.find(module);
-            if (mod == null) throw src.error(moduleValue, "unknown module '" + module + "'"
-                    + ModuleHint.of(module, new TreeSet<>(modules.all().keySet())));
-            b = Task.builder(mod.name()).args(moduleArgs.args(src, mod, module, moduleValue, argsNode, localText,
-                    localAction && localText == null));
-        }
-        if (includes.role != null) name = includes.role.name() + " : " + (name == null ? module : name);
-        return b.name(name).when(when).loop(loop).loopControl(lc).register(register).changedWhen(changedWhen)
-                .failedWhen(failedWhen).ignoreErrors(ignore).notifies(notify).tags(tags).become(become)
-                .retries(retries).until(until).delay(delay).runOnce(runOnce).vars(vars).listen(listen).noLog(noLog)
-                .mark(mark).options(options).environment(environment == null ? List.of() : List.of(environment)).build();
-    }
-
     /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
     private String varsPath(YamlSource src, YamlNode at, Object f, Map<String, Object> playVars) {
         if (f instanceof List || f instanceof Map) {
@@ -593,27 +375,6 @@ public final class PlaybookLoader {
         if (p.root() == null) return Map.of();
         checkTemplates(p.source(), p.root());
         return stringMap(p.source(), p.root(), "a vars file");
-    }
-
-    private static LoopControl loopControl(YamlSource src, YamlNode v) {
-        YamlMapping m = src.mapping(v, "'loop_control'");
-        String loopVar = "item";
-        String index = null;
-        String label = null;
-        for (YamlEntry t : m.getValue()) {
-            String k = src.scalar(t.getKeyNode(), "a loop_control key");
-            switch (k) {
-                case "loop_var" -> loopVar = src.scalar(t.getValueNode(), k);
-                case "index_var" -> index = src.scalar(t.getValueNode(), k);
-                case "label" -> {
-                    label = src.scalar(t.getValueNode(), k);
-                    checkTemplates(src, t.getValueNode());
-                }
-                default -> throw src.error(t.getKeyNode(), "unknown loop_control key '" + k + "'"
-                        + DidYouMean.hint(k, List.of("loop_var", "index_var", "label")));
-            }
-        }
-        return new LoopControl(loopVar, index, label);
     }
 
     private static String hostsPattern(YamlSource src, YamlNode v) {
