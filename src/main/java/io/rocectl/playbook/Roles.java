@@ -194,7 +194,7 @@ final class Roles {
                 if (tf != null) tasks = includes.tasksFile(err, tf, tags, when, false, noLog);
                 Path hf = main(roleDir.resolve("handlers"), handlersFrom == null ? "main" : handlersFrom);
                 if (hf != null && acc.handlersOf.add(roleDir)) {
-                    for (Task h : PlaybookLoader.handlers(includes.tasksFile(err, hf, tags, List.of(), true, noLog))) {
+                    for (Task h : Handlers.handlers(includes.tasksFile(err, hf, tags, List.of(), true, noLog))) {
                         acc.handlers.add(handler(h, roleName, scope));
                     }
                 }
