@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A play's handlers (Ansible's play.py compiling its handlers): the flat list they run from, and
@@ -15,6 +16,16 @@ import java.util.Set;
  */
 final class Handlers {
     private Handlers() {}
+
+    /** What the handlers answer to: their names and their {@code listen} topics. */
+    static Set<String> names(List<Task> handlers) {
+        Set<String> names = new TreeSet<>();
+        for (Task h : handlers) {
+            if (h.name() != null) names.add(h.name());
+            names.addAll(h.listen());
+        }
+        return names;
+    }
 
     /**
      * Handlers as a flat list: those an {@code import_tasks} brought in take its place (with its

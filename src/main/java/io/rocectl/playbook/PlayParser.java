@@ -16,7 +16,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 import static io.rocectl.playbook.FieldReaders.*;
 import static io.rocectl.playbook.Handlers.checkNotify;
@@ -45,7 +44,19 @@ final class PlayParser {
             "handlers", "tags", "remote_user", "become_user", "no_log", "connection", "check_mode", "diff", "throttle",
             "environment", "roles");
 
+    /** A play of the playbook file in {@code dir}; the roles it names are read for it alone. */
     Play play(YamlSource src, YamlNode node, Path dir) {
+        Roles.Acc roles = new Roles.Acc(true);
+        Roles.Acc outer = includes.playRoles;
+        includes.playRoles = roles;
+        try {
+            return play(src, node, dir, roles);
+        } finally {
+            includes.playRoles = outer;
+        }
+    }
+
+    private Play play(YamlSource src, YamlNode node, Path dir, Roles.Acc roles) {
         YamlMapping m = src.mapping(node, "a play");
         String name = null;
         String hosts = null;
@@ -66,10 +77,6 @@ final class PlayParser {
         YamlNode varsFilesNode = null;
         Object environment = null;
         YamlNode rolesNode = null;
-        Roles.Acc roles = new Roles.Acc(true);
-        Roles.Acc outer = includes.playRoles;
-        includes.playRoles = roles;
-        try {
         for (YamlEntry t : m.getValue()) {
             String key = src.scalar(t.getKeyNode(), "a play keyword");
             YamlNode v = t.getValueNode();
@@ -109,17 +116,8 @@ final class PlayParser {
             }
         }
         if (hosts == null) throw src.error(node, "play" + (name == null ? "" : " '" + name + "'") + " has no 'hosts'");
-        // vars_files are above the play's vars (Ansible's precedence), whatever their order in the play;
-        // a templated path renders with the play's vars and -e
-        if (varsFilesNode != null) {
-            Map<String, Object> files = new LinkedHashMap<>();
-            for (Object f : listOf(src, varsFilesNode, "vars_files")) {
-                Map<String, Object> seen = new LinkedHashMap<>(vars);
-                seen.putAll(files); // an earlier file's variables may name a later file (as in Ansible)
-                files.putAll(varsFile(src, varsFilesNode, dir.resolve(varsPath(src, varsFilesNode, f, seen))));
-            }
-            vars.putAll(files);
-        }
+        // vars_files are above the play's vars (Ansible's precedence), whatever their order in the play
+        if (varsFilesNode != null) vars.putAll(varsFiles(src, varsFilesNode, dir, vars));
         List<Step> tasks = new ArrayList<>();
         List<Integer> sections = new ArrayList<>();
         for (List<YamlNode> part : List.of(pre, main, post)) {
@@ -135,12 +133,7 @@ final class PlayParser {
         if (handlersNode != null) {
             handlers.addAll(handlers(withOptions(taskParser.taskList(src, handlersNode, tags, List.of(), true, noLog), options)));
         }
-        Set<String> handlerNames = new TreeSet<>();
-        for (Task h : handlers) {
-            if (h.name() != null) handlerNames.add(h.name());
-            handlerNames.addAll(h.listen());
-        }
-        checkNotify(src, tasks, handlerNames);
+        checkNotify(src, tasks, Handlers.names(handlers));
         if (environment != null) {
             List<Step> withEnv = withEnvironment(tasks, environment);
             tasks.clear();
@@ -154,9 +147,20 @@ final class PlayParser {
         return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
                 strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog,
                 src.mark(node), options, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(roles.defaults)));
-        } finally {
-            includes.playRoles = outer;
+    }
+
+    /**
+     * The variables of the play's {@code vars_files}, in order; a templated path renders with the
+     * play's vars and {@code -e}, and an earlier file's variables may name a later file (as in Ansible).
+     */
+    private Map<String, Object> varsFiles(YamlSource src, YamlNode node, Path dir, Map<String, Object> vars) {
+        Map<String, Object> files = new LinkedHashMap<>();
+        for (Object f : listOf(src, node, "vars_files")) {
+            Map<String, Object> seen = new LinkedHashMap<>(vars);
+            seen.putAll(files);
+            files.putAll(varsFile(src, node, dir.resolve(varsPath(src, node, f, seen))));
         }
+        return files;
     }
 
     /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
