@@ -65,6 +65,7 @@ public final class ProbeCommand implements Callable<Integer> {
             System.out.println(ReportJson.write(r, extra));
         } else {
             print(o, r, out.verbosity());
+            if (slurm != null) ViaSlurm.explain(o, System.out);
             av.lines().forEach(System.out::println);
         }
         return av.probeExit(r);

@@ -94,6 +94,14 @@ final class ViaSlurm implements Launcher {
         return new FanOut.Outcome(hostOf.get(r.node()), r.result(), r.notStarted(), r.incomplete());
     }
 
+    /**
+     * Why each host without a result got none (not a Slurm node, drained, srun failed): the
+     * report names them unreachable, this says why. Nothing when every host answered.
+     */
+    static void explain(io.rocectl.remediate.ProbeRunner.Outcome o, java.io.PrintStream out) {
+        o.gathered().unreachable().forEach((h, why) -> out.println("not probed: " + h + ": " + why));
+    }
+
     @Override
     public String heavyBlocker() {
         return "--via slurm runs no heavy probe (they need SSH)";
