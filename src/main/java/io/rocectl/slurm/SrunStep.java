@@ -74,7 +74,9 @@ public final class SrunStep {
             if (!r.ok()) throw new IOException("sinfo failed (exit " + r.exitCode() + "): " + firstLine(r.stderr() + r.stdout()));
             known = SlurmNode.parse(r.stdout());
         } catch (IOException e) {
-            for (String n : tasks.keySet()) out.put(n, new Result(n, null, "via slurm: " + e.getMessage(), null));
+            String why = "via slurm: " + e.getMessage()
+                    + (String.valueOf(e.getMessage()).startsWith("Cannot run program") ? "; install slurm-client" : "");
+            for (String n : tasks.keySet()) out.put(n, new Result(n, null, why, null));
             out.values().forEach(done);
             return out;
         }
@@ -132,7 +134,13 @@ public final class SrunStep {
             for (String line : lines(p.getInputStream())) demux.stdout(line);
         });
         long allowed = timeout.toMillis() + IMMEDIATE_SECONDS * 1000L;
-        boolean ended = p.waitFor(allowed, TimeUnit.MILLISECONDS);
+        boolean ended;
+        try {
+            ended = p.waitFor(allowed, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            p.destroy(); // SIGTERM: srun cancels the step; nothing of ours is left on the nodes
+            throw e;
+        }
         if (!ended) {
             p.destroy(); // SIGTERM: srun cancels the step and its tasks
             if (!p.waitFor(10, TimeUnit.SECONDS)) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
