@@ -169,7 +169,7 @@ public final class DemoCommand implements Callable<Integer> {
                     rdmaOk &= found;
                     if (slurm) {
                         t = System.nanoTime();
-                        rdmaOk &= DemoSlurm.show(lab, 17, System.out);
+                        rdmaOk &= DemoSlurm.show(lab, faults ? 17 : 8, System.out); // after the --faults steps (8-16)
                         times.put("slurm", secs(t));
                     }
                 } finally {
