@@ -75,6 +75,11 @@ public final class DemoCommand implements Callable<Integer> {
             + "health, show it degraded with its reason (nothing else).")
     boolean faults;
 
+    @Option(names = "--slurm", description = "Bring the lab up with a real Slurm (as lab up --slurm) and, at the end, show a "
+            + "link-down NIC found by probe --via slurm, its node drained by remediate --drain slurm, and resumed after "
+            + "link-up (see docs/slurm.md).")
+    boolean slurm;
+
     @Option(names = "--playbook", paramLabel = "FILE", description = "Fix playbook (default: " + Defaults.FIX_PLAYBOOK_LOOKUP + ").")
     Path playbook = Defaults.fixPlaybook();
 
@@ -94,7 +99,7 @@ public final class DemoCommand implements Callable<Integer> {
         System.out.println("== 1. lab: " + hosts + " hosts x " + nics + " RoCE NICs, all in one subnet, strict like RDMA NICs");
         long t = System.nanoTime();
         LabState lab = Lab.up(new LabSpec(name, hosts, nics, fabric, mgmt, "none",
-                Lab.defaultDir(name)), System.out);
+                Lab.defaultDir(name), slurm), System.out);
         times.put("lab up", secs(t));
         try {
             InventoryOptions inv = new InventoryOptions();
@@ -180,6 +185,11 @@ public final class DemoCommand implements Callable<Integer> {
                                 & counterFault(lab, pool, hostList, fleet, conn.forks, store, times);
                     }
                     rdmaOk &= found;
+                    if (slurm) {
+                        t = System.nanoTime();
+                        rdmaOk &= DemoSlurm.show(lab, faults ? 17 : 8, System.out); // after the --faults steps (8-16)
+                        times.put("slurm", secs(t));
+                    }
                 } finally {
                     deleteTree(healthDir);
                 }

@@ -36,6 +36,11 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML matrix here.")
     Path html;
 
+    @Option(names = "--via", paramLabel = "ssh|slurm", defaultValue = "ssh", description = "How the per-host read and probe "
+            + "start: ssh (default), or slurm: one srun step over the hosts' Slurm nodes from this machine, no SSH "
+            + "(see docs/slurm.md).")
+    String via;
+
     @Override
     public Integer call() throws Exception {
         boolean json = out.json();
@@ -45,9 +50,11 @@ public final class ProbeCommand implements Callable<Integer> {
         io.rocectl.ack.AckList acks = ackOption.list(clusterOption.scope(fleet, inv).cluster(), java.time.Instant.now());
         List<String> hosts = hosts(fleet, inv);
         Set<String> focus = focus(fleet, inv);
+        ViaSlurm slurm = ViaSlurm.prepare(via, fleet, hosts, probe.heavy, fleet.commandTimeout());
         ProbeRunner.Outcome o;
         try (ConnectionPool pool = fleet.pool()) {
-            o = new ProbeRunner(pool, s).withProgress(ProgressLine.forConsole(json)).probe(hosts, focus, fleet::varsFor);
+            ProbeRunner runner = slurm == null ? new ProbeRunner(pool, s) : new ProbeRunner(pool, s, slurm);
+            o = runner.withProgress(ProgressLine.forConsole(json)).probe(hosts, focus, fleet::varsFor);
         }
         requirePairs(inv, o, focus);
         ProbeReport r = report(o);
@@ -58,6 +65,7 @@ public final class ProbeCommand implements Callable<Integer> {
             System.out.println(ReportJson.write(r, extra));
         } else {
             print(o, r, out.verbosity());
+            if (slurm != null) ViaSlurm.explain(o, System.out);
             av.lines().forEach(System.out::println);
         }
         return av.probeExit(r);

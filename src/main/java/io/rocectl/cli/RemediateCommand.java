@@ -90,6 +90,11 @@ public final class RemediateCommand implements Callable<Integer> {
             + "a percentage of the selected hosts (default 10%%, at least 1); above it none is drained and the exit code is 8.")
     String maxDrain;
 
+    @Option(names = "--via", paramLabel = "ssh|slurm", defaultValue = "ssh", description = "How the per-host read and probe "
+            + "start: ssh (default), or slurm: one srun step over the hosts' Slurm nodes, no SSH; then no fix round runs "
+            + "(it needs SSH): give -C or --max-rounds 0 (see docs/slurm.md).")
+    String via;
+
     @Option(names = {"-C", "--check"}, description = "Probe only: no fix rounds, and with --drain say what would be drained "
             + "and resumed without doing it.")
     boolean check;
@@ -107,6 +112,14 @@ public final class RemediateCommand implements Callable<Integer> {
         List<String> hosts = ProbeCommand.hosts(fleet, inv);
         Set<String> focus = ProbeCommand.focus(fleet, inv);
         DrainStep drainStep = DrainStep.prepare(drain, maxDrain, fleet, hosts);
+        ViaSlurm slurm = ViaSlurm.prepare(via, fleet, hosts, probe.heavy, fleet.commandTimeout());
+        if (slurm != null && !check && maxRounds > 0) {
+            throw new InputError("option --via", 0, 0, "--via slurm probes only: the fix rounds run the playbook over SSH;"
+                    + " give -C (probe, and say what would be drained) or --max-rounds 0 (probe, drain and resume)");
+        }
+        if (slurm != null && health) {
+            throw new InputError("option --health", 0, 0, "--health reads the ports over SSH; it cannot be used with --via slurm");
+        }
         long t0 = System.nanoTime();
         RunLock held = null;
         if (lock != null) {
@@ -123,7 +136,8 @@ public final class RemediateCommand implements Callable<Integer> {
         }
         try (RunLock l = held; ConnectionPool pool = fleet.pool()) {
             PrintStream log = quiet || json ? null : System.out;
-            Remediator.Result res = new Remediator(new ProbeRunner(pool, settings).withProgress(ProgressLine.forConsole(json || quiet)),
+            ProbeRunner runner = slurm == null ? new ProbeRunner(pool, settings) : new ProbeRunner(pool, settings, slurm);
+            Remediator.Result res = new Remediator(runner.withProgress(ProgressLine.forConsole(json || quiet)),
                     new PlaybookFixer(fleet, pb, pool, log, false), check ? 0 : maxRounds, progress(log)).run(hosts, focus, fleet::varsFor);
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
@@ -159,6 +173,7 @@ public final class RemediateCommand implements Callable<Integer> {
                 System.out.println();
                 System.out.println("== after " + res.rounds().size() + " fix round(s)");
                 ProbeCommand.print(res.last(), r, out.verbosity());
+                if (slurm != null) ViaSlurm.explain(res.last(), System.out);
                 rec.warnings().forEach(System.out::println);
                 av.lines().forEach(System.out::println);
                 if (hp != null) {

@@ -19,9 +19,10 @@ import java.util.function.Predicate;
  * under {@code DIR/slurm}, the machine's /etc/munge is not touched), one slurmctld in the root
  * namespace (reached by the slurmds at the management bridge's address; it listens on every address
  * of the root namespace, on a port free when the lab came up, since Slurm 22.05 binds only its
- * hostname's address otherwise), and one slurmd per host inside the
- * host's network namespace ({@code nsenter --net}: {@code ip netns exec} would remount /sys, where
- * slurmd then finds no cgroup filesystem) with NodeName = the host's name. Every daemon is
+ * hostname's address otherwise), and one slurmd per host inside the host's network, mount and UTS
+ * namespaces (entered with {@code nsenter -t HOLDER}: a task srun starts sees the host as an SSH
+ * login does, its /sys included; the host's fresh sysfs first gets the machine's cgroup mounts,
+ * without which slurmd does not start) with NodeName = the host's name. Every daemon is
  * recorded by PID in the lab state; {@link #pids} gives them back to {@code lab down}.
  */
 public final class SlurmLab {
@@ -36,7 +37,7 @@ public final class SlurmLab {
 
     /** Tool -> Debian package. */
     public static final Map<String, String> TOOLS = Map.of("slurmctld", "slurmctld", "slurmd", "slurmd",
-            "scontrol", "slurm-client", "sinfo", "slurm-client", "munged", "munge", "mungekey", "munge");
+            "scontrol", "slurm-client", "sinfo", "slurm-client", "srun", "slurm-client", "munged", "munge", "mungekey", "munge");
 
     private SlurmLab() {}
 
@@ -132,8 +133,15 @@ public final class SlurmLab {
         s = s.withSlurm(s.slurm().withCtld(cpid));
         s.save();
         Map<String, Process> started = new LinkedHashMap<>();
+        List<String> cgroups = cgroupMountArgs(readMountinfo());
         for (LabHost h : s.hosts()) {
-            started.put(h.name(), HostProcesses.spawn(List.of("setsid", "nsenter", "--net=/run/netns/" + h.namespace(),
+            // the host's own namespaces (network, mount, hostname), as an SSH login sees them, so that a
+            // task srun starts there reads the host's /sys; its fresh sysfs gets the machine's cgroup mounts
+            String target = Long.toString(h.holderPid());
+            List<String> mount = new ArrayList<>(List.of("nsenter", "-t", target, "--mount", "sh", "-c", CGROUP_SCRIPT, "sh"));
+            mount.addAll(cgroups);
+            Shell.check(mount.toArray(String[]::new));
+            started.put(h.name(), HostProcesses.spawn(List.of("setsid", "nsenter", "-t", target, "--net", "--mount", "--uts",
                     "slurmd", "-D", "-N", h.name(), "-f", s.slurmConf().toString()), dir.resolve("slurmd-" + h.name() + ".out")));
         }
         Map<String, Long> pids = new LinkedHashMap<>();
@@ -146,6 +154,54 @@ public final class SlurmLab {
         }
         awaitRegistered(s, REGISTER_MS);
         return s;
+    }
+
+    /**
+     * Mounts, inside a host's mount namespace, the cgroup filesystems the machine has under
+     * /sys/fs/cgroup (the host's fresh sysfs has none, and slurmd will not start without them):
+     * arguments in threes, TYPE OPTIONS DIR, the first one /sys/fs/cgroup itself. A mount already
+     * there is left alone.
+     */
+    static final String CGROUP_SCRIPT = String.join("\n",
+            "set -e",
+            "while [ $# -ge 3 ]; do",
+            "  mkdir -p \"$3\"",
+            "  mountpoint -q \"$3\" || mount -t \"$1\" -o \"$2\" \"rocectl-lab-$1\" \"$3\"",
+            "  shift 3",
+            "done",
+            "");
+
+    /**
+     * Pure: the arguments of {@link #CGROUP_SCRIPT} from the machine's /proc/self/mountinfo lines:
+     * every tmpfs, cgroup or cgroup2 mounted on /sys/fs/cgroup or under it, in order, with its
+     * super options (a v1 hierarchy named only by {@code name=} gets {@code none} first).
+     */
+    static List<String> cgroupMountArgs(List<String> mountinfo) {
+        List<String> out = new ArrayList<>();
+        for (String line : mountinfo) {
+            int dash = line.indexOf(" - ");
+            if (dash < 0) continue;
+            String[] pre = line.substring(0, dash).split(" ");
+            String[] post = line.substring(dash + 3).split(" ");
+            if (pre.length < 5 || post.length < 3) continue;
+            String dir = pre[4], type = post[0];
+            if (!dir.equals("/sys/fs/cgroup") && !dir.startsWith("/sys/fs/cgroup/")) continue;
+            if (!type.equals("tmpfs") && !type.equals("cgroup") && !type.equals("cgroup2")) continue;
+            List<String> opts = new ArrayList<>();
+            for (String o : post[2].split(",")) if (!o.equals("rw") && !o.equals("ro") && !o.isEmpty()) opts.add(o);
+            if (type.equals("cgroup") && opts.stream().allMatch(o -> o.startsWith("name=") || o.equals("xattr"))) opts.add(0, "none");
+            if (opts.isEmpty()) opts.add("defaults");
+            out.addAll(List.of(type, String.join(",", opts), dir));
+        }
+        return out;
+    }
+
+    private static List<String> readMountinfo() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/mountinfo"));
+        } catch (IOException e) {
+            throw new LabException("cannot read /proc/self/mountinfo: " + e.getMessage());
+        }
     }
 
     /** What {@code lab up} prints about the Slurm cluster. */

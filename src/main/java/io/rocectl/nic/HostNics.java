@@ -65,6 +65,21 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         return of(snapshotText(conn, timeout, facts(conn, false), List.of()), setting, vars, needNics);
     }
 
+    /**
+     * The command {@link #readNics} runs, for a fan-out that runs it on many hosts at once
+     * (one Slurm step); parse each host's output with {@link #fromOutput}.
+     */
+    public static Cmd nicsReadCommand() {
+        return FactScript.command(facts(null, false));
+    }
+
+    /** As {@link #readNics}, from the output of {@link #nicsReadCommand()} read elsewhere. */
+    public static HostNics fromOutput(String stdout, Function<String, Object> setting, Map<String, Object> vars,
+                                      boolean needNics) {
+        List<String> names = facts(null, false).stream().map(Fact::name).toList();
+        return of(new Read(stdout, names, new Parsed()), setting, vars, needNics);
+    }
+
     /** Facts every read carries on this connection ({@code moduleFiles}: and the root-only ones, for a root login). */
     private static List<Fact<?>> facts(Connection conn, boolean moduleFiles) {
         List<Fact<?>> all = new ArrayList<>(NetSnapshot.FACTS);

@@ -72,17 +72,57 @@ public final class Endpoints {
         return new Gathered(byHost, unreachable, errors);
     }
 
+    /** The command that reads a host's NICs (what {@link #gather} runs over SSH), for another fan-out. */
+    public static io.rocectl.transport.Cmd readCommand() {
+        return HostNics.nicsReadCommand();
+    }
+
+    /**
+     * The endpoints from the outputs of {@link #readCommand()} run on every host by another
+     * fan-out: a host without a result is unreachable (nothing ran) or in error (it ran, but its
+     * read did not end or cannot be parsed), as over SSH.
+     */
+    public static Gathered fromOutputs(List<String> hosts, Function<String, Map<String, Object>> vars,
+                                       Map<String, io.rocectl.exec.FanOut.Outcome> outcomes) {
+        Map<String, List<NicEndpoint>> byHost = new LinkedHashMap<>();
+        Map<String, String> unreachable = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (String h : hosts) {
+            io.rocectl.exec.FanOut.Outcome o = outcomes.get(h);
+            if (o == null || o.result() == null) {
+                if (o != null && o.unreachable() == null) errors.put(h, "reading the NICs: " + o.timeout());
+                else unreachable.put(h, o == null ? "no result" : o.unreachable());
+                continue;
+            }
+            if (o.result().dropped() > 0) {
+                errors.put(h, "the host printed more than the output limit while its network state was read ("
+                        + o.result().dropped() + " bytes dropped; " + io.rocectl.transport.OutputLimit.ENV + " raises the limit)");
+                continue;
+            }
+            try {
+                Map<String, Object> v = vars.apply(h);
+                byHost.put(h, endpoints(h, HostNics.fromOutput(o.result().stdout(), v::get, v, true)));
+            } catch (RuntimeException e) {
+                errors.put(h, e.getMessage());
+            }
+        }
+        return new Gathered(byHost, unreachable, errors);
+    }
+
+    private static List<NicEndpoint> endpoints(String host, HostNics h) {
+        List<NicEndpoint> out = new ArrayList<>();
+        for (RoceNic n : h.sel().nics()) {
+            out.add(new NicEndpoint(host, n.name(), n.ip(), n.prefix(), n.mac(),
+                    n.rdmaDev() == null || n.rdmaDev().isEmpty() ? null : n.rdmaDev(),
+                    n.gidIndex() >= 0 ? n.gidIndex() : null, n.rail()));
+        }
+        return out;
+    }
+
     private static Object one(String host, Map<String, Object> vars, ConnectionPool pool, Duration timeout)
             throws InterruptedException {
         try {
-            HostNics h = HostNics.readNics(pool.get(host), timeout, vars::get, vars, true);
-            List<NicEndpoint> out = new ArrayList<>();
-            for (RoceNic n : h.sel().nics()) {
-                out.add(new NicEndpoint(host, n.name(), n.ip(), n.prefix(), n.mac(),
-                        n.rdmaDev() == null || n.rdmaDev().isEmpty() ? null : n.rdmaDev(),
-                        n.gidIndex() >= 0 ? n.gidIndex() : null, n.rail()));
-            }
-            return out;
+            return endpoints(host, HostNics.readNics(pool.get(host), timeout, vars::get, vars, true));
         } catch (TransportException e) {
             pool.drop(host);
             return e;

@@ -29,7 +29,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Probes NIC pairs over SSH: endpoints from every host, one batched probe command per source
+ * Probes NIC pairs over SSH (or another {@link Launcher}): endpoints from every host, one batched probe command per source
  * host (all hosts at once, bounded by forks), then the layered diagnosis over all pairs. A pass
  * sends every host the same endpoint table and pair-set rule (the host derives its pairs) and keeps
  * only each host's compact answer (counts per source NIC, the pairs that were not clean): nothing
@@ -78,10 +78,21 @@ public final class ProbeRunner implements Prober {
 
     private final ConnectionPool pool;
     private final Settings settings;
+    private final Launcher launcher;
 
+    /** Probes over SSH. */
     public ProbeRunner(ConnectionPool pool, Settings settings) {
+        this(pool, settings, Launcher.ssh(pool, settings.forks(), settings.timeout()));
+    }
+
+    /**
+     * Starts the per-host reads and probes with {@code launcher} (SSH, or one Slurm step); the
+     * heavy probes still need {@code pool} and run only where the launcher allows them.
+     */
+    public ProbeRunner(ConnectionPool pool, Settings settings, Launcher launcher) {
         this.pool = pool;
         this.settings = settings;
+        this.launcher = launcher;
     }
 
     /** A full pass over every pair of the chosen pair set. */
@@ -99,7 +110,7 @@ public final class ProbeRunner implements Prober {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
         Map<String, Duration> phases = new LinkedHashMap<>();
-        Endpoints.Gathered g = Endpoints.gather(hosts, vars, pool, settings.forks(), settings.timeout());
+        Endpoints.Gathered g = launcher.endpoints(hosts, vars);
         lap(phases, "endpoints", t0);
         return probe(g, focus, started, t0, phases);
     }
@@ -133,7 +144,7 @@ public final class ProbeRunner implements Prober {
         if (settings.heavy() == null) {
             heavy = null;
         } else {
-            String why = heavyBlocker(reached, g, settings.heavy());
+            String why = launcher.heavyBlocker() != null ? launcher.heavyBlocker() : heavyBlocker(reached, g, settings.heavy());
             if (why != null) {
                 heavy = settings.heavy().command() + " not run: " + why;
             } else {
@@ -272,7 +283,7 @@ public final class ProbeRunner implements Prober {
         // each host's output is parsed once, as it arrives; the progress line counts from the parse
         Map<String, Object> parsed = new java.util.concurrent.ConcurrentHashMap<>();
         try {
-            FanOut.run(work, cmdFor, pool, settings.forks(), settings.timeout(), o -> {
+            launcher.run(work, cmdFor, o -> {
                 Object r = parse(o);
                 parsed.put(o.host(), r);
                 if (r instanceof CheapProbeOutput c) {
