@@ -18,7 +18,7 @@ import java.util.function.Function;
  * literals joined), bytes ({@code b'x'}, kept as {@link Bytes}), lists, tuples, dicts and sets, with
  * comments and, inside brackets, line breaks. Names such as {@code inf} or {@code yes} are no
  * literal. How a tuple, a set, an integer and a dict key are represented is the caller's
- * ({@link Shapes}).
+ * ({@link Shapes}). It is one recursive-descent reader of one grammar, hence its ~400 lines.
  */
 public final class PyLiteral {
     /**
