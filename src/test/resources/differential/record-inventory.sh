@@ -11,7 +11,7 @@
 #   list  INV               ansible-inventory -i INV --list
 #   host  INV HOST          ansible-inventory -i INV --host HOST
 #   graph INV               ansible-inventory -i INV --graph
-#   hosts INV PATTERN [LIMIT]  ansible -i INV PATTERN --list-hosts [--limit LIMIT]
+#   hosts INV PATTERN [LIMIT]  ansible -i INV PATTERN --list-hosts [--limit LIMIT] ('' for an empty LIMIT)
 #                           (the hosts a play `hosts: PATTERN` runs on, in run order. ansible-playbook
 #                           --list-hosts prints the same hosts from a Python set, so in no stable order:
 #                           the ad-hoc command, which shares InventoryManager.get_hosts, is recorded.)
@@ -60,7 +60,9 @@ for case in "${cases[@]}"; do
       host)   cmd=(ansible-inventory "${iargs[@]}" --host "${w[2]}") ;;
       graph)  cmd=(ansible-inventory "${iargs[@]}" --graph) ;;
       hosts)  cmd=(ansible "${iargs[@]}" "${w[2]}" --list-hosts)
-              if [ "${#w[@]}" -gt 3 ]; then cmd+=(--limit "${w[3]}"); fi ;;
+              if [ "${#w[@]}" -gt 3 ]; then
+                if [ "${w[3]}" = "''" ]; then cmd+=(--limit ""); else cmd+=(--limit "${w[3]}"); fi
+              fi ;;
       groups) cmd=(ansible "${iargs[@]}" localhost -c local -m debug -a var=groups) ;;
       play)   cmd=(ansible-playbook "${iargs[@]}" "${w[2]}") ;;
       *) echo "$name: unknown check '$kind'" >&2; exit 1 ;;

@@ -10,9 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -65,9 +63,9 @@ public final class InventoryCommand implements Callable<Integer> {
         for (String w : HostPattern.ambiguities(inv, pattern)) System.err.println("[WARNING] " + w);
         String effective = InventoryOptions.effectiveLimit(limit);
         if (effective != null) {
-            Set<String> selected = new HashSet<>(HostPattern.resolve(inv, effective, cwd));
+            List<String> selected = HostPattern.resolve(inv, effective, cwd);
             for (String w : HostPattern.ambiguities(inv, effective)) System.err.println("[WARNING] " + w);
-            hosts = hosts.stream().filter(selected::contains).toList();
+            hosts = inv.limited(hosts, selected);
         }
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched '" + limit + "'");
         StringBuilder sb = new StringBuilder("  hosts (").append(hosts.size()).append("):\n");

@@ -41,8 +41,12 @@ public final class InventoryOptions {
         return limit;
     }
 
-    /** The limit to apply: null for none, or for {@code @FILE} naming no host (with a warning). */
+    /**
+     * The limit to apply: null for none, for an empty one (as Ansible's {@code --limit ''}), or for
+     * {@code @FILE} naming no host (with a warning).
+     */
     static String effectiveLimit(String limit) {
+        if (limit != null && limit.isBlank()) return null;
         if (limit == null || !limit.startsWith("@") || limit.length() == 1 || limit.contains(",")) return limit;
         Path f = Path.of(limit.substring(1));
         try {

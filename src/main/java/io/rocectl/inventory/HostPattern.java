@@ -105,7 +105,7 @@ public final class HostPattern {
         for (String part : split(pattern, ',')) {
             String p = part.strip();
             if (p.isEmpty()) continue;
-            if (inv.hasHost(p)) {
+            if (inv.hasHost(p) || inv.isImplicitLocalhost(p)) { // also ::1, whose colons are no separators
                 out.add(p);
                 continue;
             }

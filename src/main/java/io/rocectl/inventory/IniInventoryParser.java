@@ -2,7 +2,9 @@ package io.rocectl.inventory;
 
 import io.rocectl.error.DidYouMean;
 import io.rocectl.error.InputError;
+import io.rocectl.text.PyLiteral;
 import io.rocectl.text.Shlex;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -18,7 +20,7 @@ import java.util.regex.Pattern;
  * {@code [g:vars]}; hosts before any section are ungrouped; lines starting with {@code #} or
  * {@code ;} are comments. Host lines are split like a POSIX shell ({@link Shlex}), inline
  * {@code k=v} values and {@code [g:vars]} values are typed like Python literals
- * ({@link PyLiteral}): {@code 5} is an int, {@code True} a boolean, {@code ["a","b"]} a list, but
+ * ({@link #value}): {@code 5} is an int, {@code True} a boolean, {@code ["a","b"]} a list, but
  * {@code yes} stays the string "yes" (as in Ansible). A child group or a {@code :vars} section
  * may name a group declared later in the file; undeclared ones are errors.
  */
@@ -33,7 +35,8 @@ final class IniInventoryParser {
     private final InventoryBuilder b;
     private final Set<String> declared = new LinkedHashSet<>();
     private final Map<String, Ref> pendingVars = new LinkedHashMap<>();
-    private final List<Ref> childRefs = new ArrayList<>();
+    /** Child lines naming a group not yet defined, by that group: linked when its section comes. */
+    private final Map<String, List<Ref>> pendingChildren = new LinkedHashMap<>();
 
     private IniInventoryParser(String file, InventoryBuilder b) {
         this.file = file;
@@ -75,6 +78,11 @@ final class IniInventoryParser {
                     declared.add(group);
                 }
                 b.group(group);
+                // as Ansible's ini plugin: a child named before its own section joins its parents now
+                if (!state.equals("vars")) {
+                    List<Ref> waiting = pendingChildren.remove(group);
+                    if (waiting != null) for (Ref r : waiting) b.link(r.group(), r.child(), file, r.line(), r.col());
+                }
                 continue;
             }
             switch (state) {
@@ -122,7 +130,7 @@ final class IniInventoryParser {
                 throw new InputError(file, lineNo, w.start() + 1, "empty variable name in '" + w.value() + "'");
             }
             String name = w.value().substring(0, eq);
-            Object value = PyLiteral.eval(w.value().substring(eq + 1));
+            Object value = value(w.value().substring(eq + 1), file, lineNo, w.start() + 1);
             String bad = VarChecks.problem(name, value);
             if (bad != null) throw new InputError(file, lineNo, w.start() + 1, bad);
             vars.put(name, value);
@@ -137,22 +145,74 @@ final class IniInventoryParser {
         if (eq < 0) throw new InputError(file, lineNo, indent + 1, "expected key=value, got '" + line + "'");
         String key = line.substring(0, eq).strip();
         if (key.isEmpty()) throw new InputError(file, lineNo, indent + 1, "empty variable name in '" + line + "'");
-        Object value = PyLiteral.eval(line.substring(eq + 1).strip());
+        Object value = value(line.substring(eq + 1).strip(), file, lineNo, indent + 1);
         String bad = VarChecks.problem(key, value);
         if (bad != null) throw new InputError(file, lineNo, indent + 1, bad);
         b.group(group).vars.put(key, value);
     }
 
+    /** Python values as inventories hold them: ints by width, tuples and sets as lists, bytes kept for checking. */
+    private static final PyLiteral.Shapes SHAPES = new PyLiteral.Shapes(IniInventoryParser::integer, items -> items,
+            items -> items, k -> k, true);
+
+    private static Object integer(BigInteger v) {
+        if (v.bitLength() < 32) return v.intValue();
+        if (v.bitLength() < 64) return v.longValue();
+        return v;
+    }
+
+    /**
+     * An INI value typed as Ansible types it: {@code ast.literal_eval}, else the text. A bytes
+     * literal becomes its text ({@code b'x'} is "x", as Ansible's {@code to_text}); bytes that are
+     * not UTF-8, or bytes inside a list or dict (which Ansible cannot print), are refused.
+     */
+    static Object value(String text) {
+        Object v = PyLiteral.evalOr(text, text, SHAPES);
+        if (v instanceof PyLiteral.Bytes bytes) {
+            String utf8 = bytes.utf8();
+            if (utf8 == null) throw new IllegalArgumentException("bytes literal " + text + " is not UTF-8 text");
+            return utf8;
+        }
+        if (containsBytes(v)) {
+            throw new IllegalArgumentException("a bytes literal inside a list or dict (" + text
+                    + "): Ansible cannot use or print it");
+        }
+        return v;
+    }
+
+    private static boolean containsBytes(Object v) {
+        if (v instanceof PyLiteral.Bytes) return true;
+        if (v instanceof List<?> l) return l.stream().anyMatch(IniInventoryParser::containsBytes);
+        if (v instanceof Map<?, ?> m) {
+            return m.keySet().stream().anyMatch(IniInventoryParser::containsBytes)
+                    || m.values().stream().anyMatch(IniInventoryParser::containsBytes);
+        }
+        return false;
+    }
+
+    private static Object value(String text, String file, int line, int col) {
+        try {
+            return value(text);
+        } catch (IllegalArgumentException e) {
+            throw new InputError(file, line, col, e.getMessage());
+        }
+    }
+
     private void childLine(String group, String line, int lineNo, int indent) {
         Matcher m = GROUP_NAME.matcher(line);
         if (!m.matches()) throw new InputError(file, lineNo, indent + 1, "expected a group name, got '" + line + "'");
-        childRefs.add(new Ref(group, m.group(1), lineNo, indent + 1));
+        Ref ref = new Ref(group, m.group(1), lineNo, indent + 1);
+        if (b.groupNames().contains(ref.child())) b.link(group, ref.child(), file, lineNo, indent + 1);
+        else pendingChildren.computeIfAbsent(ref.child(), k -> new ArrayList<>()).add(ref);
     }
 
-    /** Undeclared groups first (earliest line wins), then links with loop checks in file order. */
+    /**
+     * Undeclared groups (earliest line wins). Children were linked as Ansible links them: at once
+     * when the group existed, else when its section came, so a parent lists them in that order.
+     */
     private void resolve() {
         List<Ref> problems = new ArrayList<>();
-        for (Ref r : childRefs) if (!declared.contains(r.child())) problems.add(r);
+        for (List<Ref> refs : pendingChildren.values()) problems.addAll(refs);
         for (Ref r : pendingVars.values()) if (!declared.contains(r.group())) problems.add(r);
         problems.sort(Comparator.comparingInt(Ref::line));
         if (!problems.isEmpty()) {
@@ -162,6 +222,5 @@ final class IniInventoryParser {
             throw new InputError(file, r.line(), r.col(), "undefined group '" + name + "' in " + section
                     + DidYouMean.hint(name, declared));
         }
-        for (Ref r : childRefs) b.link(r.group(), r.child(), file, r.line(), r.col());
     }
 }

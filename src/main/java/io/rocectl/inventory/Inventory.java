@@ -162,6 +162,17 @@ public final class Inventory {
         return LOCALHOST.contains(name) && !hosts.containsKey(name);
     }
 
+    /**
+     * The hosts a {@code --limit} that selects {@code selected} keeps, in their order. As in
+     * Ansible, the implicit localhost is one host whatever it is called: {@code hosts: localhost}
+     * limited to {@code 127.0.0.1} keeps it.
+     */
+    public List<String> limited(List<String> hosts, List<String> selected) {
+        Set<String> sel = new java.util.HashSet<>(selected);
+        boolean local = sel.stream().anyMatch(this::isImplicitLocalhost);
+        return hosts.stream().filter(h -> sel.contains(h) || local && isImplicitLocalhost(h)).toList();
+    }
+
     /** The host's variables merged with Ansible's precedence (see the class comment). */
     public Map<String, Object> varsFor(String host) {
         if (isImplicitLocalhost(host)) {

@@ -181,7 +181,7 @@ public final class InventoryLoader {
         if (name.endsWith(".yml") || name.endsWith(".yaml") || name.endsWith(".json")) {
             YamlInventoryParser.parse(YamlDoc.parse(file, text), b);
         } else if (name.endsWith(".ini")) {
-            IniInventoryParser.parse(file, text, b);
+            ini(f, text, b);
         } else if (firstLineIsYamlKey(text)) {
             YamlInventoryParser.parse(YamlDoc.parse(file, text), b);
         } else {
@@ -194,10 +194,30 @@ public final class InventoryLoader {
             if (doc != null && YamlInventoryParser.looksLikeInventory(doc)) {
                 YamlInventoryParser.parse(doc, b);
             } else {
-                IniInventoryParser.parse(file, text, b);
+                ini(f, text, b);
             }
         }
         return true;
+    }
+
+    /**
+     * An INI file; one that starts with a UTF-8 byte-order mark is refused: Ansible's INI reader
+     * keeps the mark as part of the first line (a first {@code [group]} line becomes a bad host
+     * range and the file is not read; a first host gets the mark in its name).
+     */
+    private static void ini(Path f, String text, InventoryBuilder b) {
+        byte[] head = new byte[3];
+        int n;
+        try (java.io.InputStream in = Files.newInputStream(f)) {
+            n = in.readNBytes(head, 0, 3);
+        } catch (IOException e) {
+            throw new InputError(f.toString(), 0, 0, "cannot read: " + e.getMessage());
+        }
+        if (n == 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb && (head[2] & 0xff) == 0xbf) {
+            throw new InputError(f.toString(), 1, 1, "the file starts with a UTF-8 byte-order mark, which Ansible's"
+                    + " INI reader takes as part of the first line: save it without the mark");
+        }
+        IniInventoryParser.parse(f.toString(), text, b);
     }
 
     /**

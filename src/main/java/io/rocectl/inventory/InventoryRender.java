@@ -1,10 +1,16 @@
 package io.rocectl.inventory;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.UncheckedIOException;
 import io.rocectl.yaml.Unsafe;
 import java.util.ArrayList;
@@ -19,7 +25,13 @@ import java.util.Map;
  * and indented by four spaces, as Ansible prints them.
  */
 public final class InventoryRender {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new SimpleModule()
+            .addSerializer(Double.class, new JsonSerializer<Double>() {
+                @Override
+                public void serialize(Double d, JsonGenerator gen, SerializerProvider p) throws IOException {
+                    gen.writeRawValue(pythonFloat(d));
+                }
+            }));
     private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter(Separators.createDefaultInstance()
                     .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
                     .withObjectEmptySeparator("")
@@ -106,6 +118,29 @@ public final class InventoryRender {
     private static double number(Object k) {
         if (k instanceof Boolean b) return b ? 1 : 0;
         return ((Number) k).doubleValue();
+    }
+
+    /**
+     * A float as Python's {@code json.dumps} prints it: {@code repr()} (shortest digits, fixed
+     * notation for exponents from -4 to 16: {@code 0.0001}, {@code 1e-05}, {@code 1e+16}), and
+     * {@code Infinity}, {@code -Infinity}, {@code NaN} bare.
+     */
+    static String pythonFloat(double d) {
+        if (Double.isNaN(d)) return "NaN";
+        if (Double.isInfinite(d)) return d > 0 ? "Infinity" : "-Infinity";
+        if (d == 0) return (1 / d < 0) ? "-0.0" : "0.0";
+        BigDecimal bd = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
+        String digits = bd.unscaledValue().toString();
+        int decpt = digits.length() - bd.scale(); // the value is 0.DIGITS x 10^decpt
+        String sign = d < 0 ? "-" : "";
+        if (decpt <= -4 || decpt > 16) {
+            String mant = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+            int exp = decpt - 1;
+            return sign + mant + "e" + (exp < 0 ? "-" : "+") + String.format("%02d", Math.abs(exp));
+        }
+        if (decpt <= 0) return sign + "0." + "0".repeat(-decpt) + digits;
+        if (decpt >= digits.length()) return sign + digits + "0".repeat(decpt - digits.length()) + ".0";
+        return sign + digits.substring(0, decpt) + "." + digits.substring(decpt);
     }
 
     private static String write(Object doc) {

@@ -1,6 +1,7 @@
 package io.rocectl.template;
 
 import com.hubspot.jinjava.objects.collections.PyList;
+import io.rocectl.text.PyLiteral;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -27,6 +28,19 @@ public final class Py {
         public String toString() {
             return repr(this);
         }
+    }
+
+    /** Python values as the engine holds them: ints as Long, tuples as {@link Tuple}, text keys, no sets or bytes. */
+    private static final PyLiteral.Shapes LITERALS = new PyLiteral.Shapes(
+            v -> v.bitLength() < 64 ? (Object) v.longValue() : v, Tuple::new, null,
+            k -> k instanceof String ks ? ks : repr(k), false);
+
+    /** Ansible's rule: a rendered string starting with [ or { or equal to True/False is literal_eval'd. */
+    static Object literal(String out) {
+        if (out.startsWith("[") || out.startsWith("{") || out.equals("True") || out.equals("False")) {
+            return PyLiteral.evalOr(out, out, LITERALS);
+        }
+        return out;
     }
 
     /** Python's {@code str(v)}; {@code None} is {@code "None"} (the caller decides where it is empty). */

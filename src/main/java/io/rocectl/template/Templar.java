@@ -178,11 +178,11 @@ public final class Templar {
             Matcher bare = BARE_VAR.matcher(s.trim());
             if (bare.matches() && vars.containsKey(bare.group(1)) && (v == null || v instanceof Number || v instanceof Boolean)) return v;
             if (v instanceof Py.Tuple || v == null || v instanceof Number || NO_TYPE.matcher(s).lookingAt()) return PyOutput.finalized(v);
-            if (v instanceof String str) return PyLiteral.convert(str);
+            if (v instanceof String str) return Py.literal(str);
             return v;
         }
         String out = renderText(s, vars);
-        return NO_TYPE.matcher(s).lookingAt() ? out : PyLiteral.convert(out);
+        return NO_TYPE.matcher(s).lookingAt() ? out : Py.literal(out);
     }
 
     /** Renders a template to text (a config file's content: no conversion back to values). */

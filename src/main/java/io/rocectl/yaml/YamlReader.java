@@ -98,7 +98,9 @@ public final class YamlReader {
         LoaderOptions opts = options();
         try {
             precheck(display, text, opts);
-            Node root = new Yaml(opts).compose(new StringReader(text));
+            Node root = new Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(opts),
+                    new org.yaml.snakeyaml.representer.Representer(new org.yaml.snakeyaml.DumperOptions()),
+                    new org.yaml.snakeyaml.DumperOptions(), opts, new PyYamlResolver()).compose(new StringReader(text));
             YamlFile doc = new YamlFile(display, root, opts);
             if (root != null) {
                 checkExpansion(doc, root, new IdentityHashMap<>());
@@ -111,6 +113,29 @@ public final class YamlReader {
             throw at(display, m, "YAML syntax error: " + firstLine(what));
         } catch (YAMLException e) {
             throw new InputError(display, 0, 0, "YAML error: " + firstLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * Plain scalars typed as PyYAML (and so Ansible) types them: SnakeYAML's YAML 1.1 rules, but a
+     * float needs a dot and a signed exponent ({@code 1e3} and {@code 1.0e3} are strings,
+     * {@code 1.0e+3} is a float), as in PyYAML's resolver.
+     */
+    static final class PyYamlResolver extends org.yaml.snakeyaml.resolver.Resolver {
+        static final java.util.regex.Pattern PY_FLOAT = java.util.regex.Pattern.compile("^(?:[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*"
+                + "(?:[eE][-+][0-9]+)?|\\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*"
+                + "|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN))$");
+
+        @Override
+        protected void addImplicitResolvers() {
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.BOOL, BOOL, "yYnNtTfFoO");
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.INT, INT, "-+0123456789");
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.FLOAT, PY_FLOAT, "-+0123456789.");
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.MERGE, MERGE, "<");
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.NULL, NULL, "~nN\0");
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.NULL, EMPTY, null);
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.TIMESTAMP, TIMESTAMP, "0123456789");
+            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.YAML, YAML, "!&*");
         }
     }
 

@@ -49,7 +49,7 @@ class ArchitectureTest {
             Map.entry("transport", Set.of()),
             Map.entry("transport.ssh", Set.of("fs", "transport")),
             Map.entry("yaml", Set.of("error")),
-            Map.entry("template", Set.of("yaml")),
+            Map.entry("template", Set.of("text", "yaml")),
             Map.entry("event", Set.of("hostset", "template")),
             Map.entry("fact", Set.of("error", "transport", "yaml")),
             Map.entry("op", Set.of("fact", "hostset")),

@@ -28,7 +28,7 @@ class IniValuesTest {
     @ParameterizedTest(name = "[{0}] -> {1}")
     @MethodSource("literals")
     void typesLikePythonLiteralEval(String text, String json) throws Exception {
-        assertEquals(JSON.readTree(json), JSON.valueToTree(PyLiteral.eval(text)));
+        assertEquals(JSON.readTree(json), JSON.valueToTree(IniInventoryParser.value(text)));
     }
 
     @ParameterizedTest(name = "[{0}]")

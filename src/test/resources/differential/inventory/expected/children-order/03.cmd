@@ -1,0 +1,1 @@
+ansible -i hosts top --list-hosts

@@ -1,0 +1,1 @@
+ansible-inventory -i nested-bytes --list

@@ -1,0 +1,1 @@
+ansible-inventory -i bad-utf8 --host h1

@@ -1,0 +1,1 @@
+ansible -i hosts all --list-hosts --limit 

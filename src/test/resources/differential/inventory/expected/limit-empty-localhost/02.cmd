@@ -1,0 +1,1 @@
+ansible -i hosts localhost --list-hosts --limit 
