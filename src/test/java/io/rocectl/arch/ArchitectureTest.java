@@ -69,7 +69,7 @@ class ArchitectureTest {
             Map.entry("lab", Set.of("error", "fs", "transport")),
             Map.entry("slurm", Set.of("error", "health", "hostset", "probe", "transport")),
             Map.entry("nodecheck", Set.of("error", "exec", "probe", "slurm", "transport")),
-            Map.entry("cli", Set.of("ack", "error", "event", "exec", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
+            Map.entry("cli", Set.of("ack", "error", "event", "exec", "fact", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
                     "nic", "nodecheck", "op", "probe", "remediate", "report", "slurm", "transport", "transport.ssh", "yaml")));
 
     static final Pattern INTERNAL = Pattern.compile("\\bio\\.rocectl\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");

@@ -132,7 +132,7 @@ public final class RoceProbeModule implements ControllerModule {
      */
     private static Map<String, String> endpointsFile(Controller c, Remediator.Result res) throws InterruptedException {
         var byHost = res.first().gathered().byHost();
-        if (byHost.isEmpty()) return Map.of();
+        if (byHost.isEmpty() || c.pool() == null) return Map.of(); // no pool: a controller that reaches no host
         Object cluster = c.vars(byHost.keySet().iterator().next()).get("cluster_name");
         return io.rocectl.nodecheck.EndpointsPush.push(cluster == null ? null : String.valueOf(cluster), byHost, c::vars, c.pool(),
                 c.forks(), c.commandTimeout());
