@@ -147,6 +147,12 @@ public final class RemediateCommand implements Callable<Integer> {
                     AuditCommand.groups(fleet, hosts, List.of()), null, pool, fleet.forks(), fleet.commandTimeout());
             io.rocectl.slurm.SlurmDrain.Outcome drained = drainStep == null ? null
                     : drainStep.run(pool, res.last().diagnosis(), hp, check, fleet.commandTimeout());
+            if (!check) {
+                // the endpoints file node-check reads, on every host whose NICs were read (docs/slurm.md)
+                io.rocectl.nodecheck.EndpointsPush.push(scope.cluster(), res.first().gathered().byHost(), fleet::varsFor, pool,
+                        fleet.forks(), fleet.commandTimeout()).forEach((h, why) ->
+                        System.err.println("rocectl: warning: endpoints file not written on " + h + ": " + why));
+            }
             AckVerdict av = AckVerdict.of(acks, r, hp);
             int exit = DrainStep.exitCode(av.exit(r, hp), drained);
             long nanos = System.nanoTime() - t0;

@@ -248,6 +248,29 @@ public final class SlurmLab {
         return Shell.run(Cmd.of(argv));
     }
 
+    /**
+     * Sets slurmd's health check in the lab's slurm.conf ({@code HealthCheckProgram}, which must be
+     * an executable path, run every {@code intervalS} seconds in every node state) and makes the daemons
+     * re-read it ({@code scontrol reconfigure}); a null program removes the setting. slurmd runs the
+     * program inside the host's network namespace, as root, with Slurm's own small environment.
+     */
+    public static void healthCheck(LabState s, Path program, int intervalS) {
+        try {
+            StringBuilder sb = new StringBuilder();
+            for (String line : Files.readAllLines(s.slurmConf())) if (!line.startsWith("HealthCheck")) sb.append(line).append('\n');
+            if (program != null) {
+                sb.append("HealthCheckProgram=").append(program).append('\n');
+                sb.append("HealthCheckInterval=").append(intervalS).append('\n');
+                sb.append("HealthCheckNodeState=ANY\n");
+            }
+            LabUp.write(s.slurmConf(), sb.toString());
+        } catch (IOException e) {
+            throw new LabException("cannot rewrite " + s.slurmConf() + ": " + e.getMessage());
+        }
+        ExecResult r = scontrol(s, "reconfigure");
+        if (!r.ok()) throw new LabException("scontrol reconfigure failed: " + (r.stderr() + r.stdout()).strip());
+    }
+
     /** Waits until every lab host is a Slurm node that has registered (its state no longer UNKNOWN or NOT_RESPONDING). */
     static void awaitRegistered(LabState s, long timeoutMs) {
         long end = System.currentTimeMillis() + timeoutMs;

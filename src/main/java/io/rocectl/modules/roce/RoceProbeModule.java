@@ -78,6 +78,7 @@ public final class RoceProbeModule implements ControllerModule {
         Remediator.Result res = new Remediator(runner, (hosts, tags) -> c.rerun(Fixer.scope(fixTags, tags), hosts), rounds, quiet)
                 .run(c.hosts(), c::vars);
         Diagnosis first = res.first().diagnosis();
+        Map<String, String> notWritten = c.check() ? Map.of() : endpointsFile(c, res);
         Diagnosis last = res.last().diagnosis();
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("pair_set", ps.name().toLowerCase());
@@ -92,6 +93,7 @@ public final class RoceProbeModule implements ControllerModule {
         }
         data.put("faults", faults);
         data.put("unreachable_hosts", last.unreachableHosts());
+        if (!notWritten.isEmpty()) data.put("endpoints_file_not_written", notWritten);
         Map<String, String> unread = res.last().gathered().errors();
         if (last.pairsTotal() == 0) {
             List<String> why = new ArrayList<>();
@@ -122,6 +124,18 @@ public final class RoceProbeModule implements ControllerModule {
         }
         if (bad) data.put(FAILED_HOSTS, List.copyOf(implicatedHosts(last, unread.keySet())));
         return new ModuleResult(!res.rounds().isEmpty(), bad, msg, data, null, null);
+    }
+
+    /**
+     * Writes the endpoints file of {@code rocectl node-check} on every host whose NICs were read
+     * (not in check mode); host -> why, where it could not be written.
+     */
+    private static Map<String, String> endpointsFile(Controller c, Remediator.Result res) throws InterruptedException {
+        var byHost = res.first().gathered().byHost();
+        if (byHost.isEmpty() || c.pool() == null) return Map.of(); // no pool: a controller that reaches no host
+        Object cluster = c.vars(byHost.keySet().iterator().next()).get("cluster_name");
+        return io.rocectl.nodecheck.EndpointsPush.push(cluster == null ? null : String.valueOf(cluster), byHost, c::vars, c.pool(),
+                c.forks(), c.commandTimeout());
     }
 
     /**
