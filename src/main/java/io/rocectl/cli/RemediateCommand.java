@@ -127,7 +127,7 @@ public final class RemediateCommand implements Callable<Integer> {
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
             HealthCommand.Pass hp = !health ? null : HealthCommand.pass(hosts, pool, fleet.forks(), fleet.commandTimeout(),
-                    HealthCommand.store(healthStateDir, scope));
+                    HealthCommand.store(healthStateDir, scope), fleet::varsFor);
             io.rocectl.slurm.SlurmDrain.Outcome drained = drainStep == null ? null
                     : drainStep.run(pool, res.last().diagnosis(), hp, check, fleet.commandTimeout());
             AckVerdict av = AckVerdict.of(acks, r, hp);

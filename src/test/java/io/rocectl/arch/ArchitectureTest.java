@@ -60,7 +60,7 @@ class ArchitectureTest {
             Map.entry("exec", Set.of("error", "event", "fs", "module", "playbook", "template", "transport")),
             Map.entry("probe", Set.of("transport")),
             Map.entry("report", Set.of("hostset", "probe")),
-            Map.entry("health", Set.of("fs", "transport")),
+            Map.entry("health", Set.of("fact", "fs", "nic", "op", "transport")),
             Map.entry("modules", Set.of()),
             Map.entry("modules.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders
             Map.entry("modules.roce", Set.of("exec", "fact", "hostset", "module", "nic", "op", "probe", "remediate",
