@@ -183,7 +183,9 @@ public final class HealthWindow {
             history.add(p.port().key(), entry(now, p.port(), p.kernel()));
             out.add(apply(p, reasons(history.of(p.port().key()), now, s, p.reason())));
         }
-        history.prune(now, s.longest());
+        // never shorter than the defaults need: one run with a short window must not wipe what a later default run judges
+        Duration keep = s.longest().compareTo(Settings.DEFAULTS.longest()) >= 0 ? s.longest() : Settings.DEFAULTS.longest();
+        history.prune(now, keep);
         return out;
     }
 
