@@ -74,6 +74,8 @@ public final class HealthCommand implements Callable<Integer> {
             pass = pass(hosts, pool, fleet.forks(), fleet.commandTimeout(), store, fleet::varsFor, settings,
                     java.time.Clock.systemUTC());
         }
+        // the ports left out, said by health itself (remediate --quiet from cron must stay silent on them)
+        for (String n : pass.notes()) System.err.println("rocectl: note: " + n);
         List<HealthVerdict.PortHealth> ports = pass.ports();
         Map<String, String> unreachable = pass.unreachable();
         switch (output) {
@@ -109,7 +111,11 @@ public final class HealthCommand implements Callable<Integer> {
     }
 
     /** One health pass: every port's verdict, and the hosts that could not be sampled (with why). */
-    public record Pass(List<HealthVerdict.PortHealth> ports, Map<String, String> unreachable) {
+    public record Pass(List<HealthVerdict.PortHealth> ports, Map<String, String> unreachable, List<String> notes) {
+        public Pass(List<HealthVerdict.PortHealth> ports, Map<String, String> unreachable) {
+            this(ports, unreachable, List.of());
+        }
+
         /** 0 when every port is ok, 2 when one is degraded or down, 4 when a host was unreachable. */
         public int exitCode() {
             if (!unreachable.isEmpty()) return ExitCodes.UNREACHABLE;
@@ -177,8 +183,7 @@ public final class HealthCommand implements Callable<Integer> {
             store.save(h, raw);
             store.saveHistory(h, history);
         }
-        for (String n : notes) System.err.println("rocectl: note: " + n);
         for (String w : store.warnings()) System.err.println("rocectl: warning: " + w);
-        return new Pass(ports, unreachable);
+        return new Pass(ports, unreachable, notes);
     }
 }
