@@ -5,7 +5,8 @@
 #   CLASSPATH: target/rocectl.jar (mvn -q -o package -DskipTests), or target/classes:DEPS
 #   default 32x4, 5 runs of each, alternating; NAME (env) is the lab's name (default healthben).
 # "full": every host's history file at its bound of 256 entries per port, stamped within the last
-# 6 hours (written before each run); "none": no history file (deleted before each run). The
+# 6 hours, every entry different (CNP counters moving, so none is dropped as a quiet repeat; the
+# worst case), written before each run; "none": no history file (deleted before each run). The
 # previous sample is kept in both, so both runs compute deltas. Prints wall seconds and the JVM's
 # CPU seconds (user+sys) of each run, then the medians.
 set -eu
@@ -29,7 +30,7 @@ full() {
     awk -v now="$now" -v nics="$k" 'BEGIN {
       print "# rocectl health history 1"
       for (n = 0; n < nics; n++) for (i = 0; i < 256; i++)
-        printf "%d mlx5_%d/1 1 0 ce=0 ch=0 cs=0 ld=0 li=0 lr=0 re=0 se=0\n", now - 21000 + i * 82, n
+        printf "%d mlx5_%d/1 1 0 ld=0 se=0 re=0 lr=0 li=0 cs=%d ch=0 ce=%d\n", now - 21000 + i * 82, n, i * 1000, i * 1000
     }' > "$state/$host.history"
   done
 }

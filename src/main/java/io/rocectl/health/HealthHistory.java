@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * first. Kept by {@link HealthStore} as text, one line per entry:
  * {@code EPOCH DEV/PORT UP KERNEL_DOWN NAME=VALUE...} after a {@value #HEADER} line. Bounded: an
  * entry older than the longest window is dropped (except the newest such one, the baseline the
- * window's first increase is measured from), at most {@link #MAX_ENTRIES} per port, and the
+ * window's first increase is measured from), an entry equal to both its neighbours is dropped (a
+ * quiet port keeps two entries per quiet stretch), at most {@link #MAX_ENTRIES} per port, and the
  * whole text at most {@link #MAX_BYTES} (the oldest entries go first). A line it cannot read is
  * skipped.
  */
@@ -52,10 +53,19 @@ public final class HealthHistory {
             int base = -1;
             for (int i = 0; i < l.size(); i++) if (l.get(i).epoch() <= from) base = i;
             if (base > 0) l.subList(0, base).clear();
+            // an entry equal to both neighbours tells nothing (no delta on either side, no state
+            // change): a quiet port keeps the first and last entry of each quiet stretch
+            for (int i = l.size() - 2; i >= 1; i--) {
+                if (same(l.get(i - 1), l.get(i)) && same(l.get(i), l.get(i + 1))) l.remove(i);
+            }
             if (l.size() > MAX_ENTRIES) l.subList(0, l.size() - MAX_ENTRIES).clear();
         }
         ports.values().removeIf(l -> l.isEmpty() || l.size() == 1 && l.get(0).epoch() <= from);
-        long bytes = format().getBytes(StandardCharsets.UTF_8).length;
+        // a line is at most 48 bytes plus 40 per counter (keys of at most 16 characters, values of at
+        // most 19 digits): below the bound by that count, the text is not built to be measured
+        long most = HEADER.length() + 1;
+        for (List<HealthWindow.Entry> l : ports.values()) for (HealthWindow.Entry e : l) most += 48 + 40L * e.counters().size();
+        long bytes = most <= MAX_BYTES ? 0 : format().getBytes(StandardCharsets.UTF_8).length;
         while (bytes > MAX_BYTES) {
             // the oldest entry of all goes first
             String port = null;
@@ -69,6 +79,10 @@ public final class HealthHistory {
         }
     }
 
+    private static boolean same(HealthWindow.Entry a, HealthWindow.Entry b) {
+        return a.up() == b.up() && b.kernelDown() == 0 && a.counters().equals(b.counters());
+    }
+
     public String format() {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         ports.forEach((port, l) -> l.forEach(e -> line(sb, port, e)));
@@ -77,25 +91,51 @@ public final class HealthHistory {
 
     private static StringBuilder line(StringBuilder sb, String port, HealthWindow.Entry e) {
         sb.append(e.epoch()).append(' ').append(port).append(' ').append(e.up() ? 1 : 0).append(' ').append(e.kernelDown());
-        new TreeMap<>(e.counters()).forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+        int known = 0;
+        for (String k : HealthWindow.KEYS) {
+            Long v = e.counters().get(k);
+            if (v != null) {
+                sb.append(' ').append(k).append('=').append(v);
+                known++;
+            }
+        }
+        if (known < e.counters().size()) {
+            new TreeMap<>(e.counters()).forEach((k, v) -> {
+                if (!HealthWindow.KEYS.contains(k)) sb.append(' ').append(k).append('=').append(v);
+            });
+        }
         return sb.append('\n');
     }
 
     /** Reads {@link #format()}'s text back; lines it cannot read are skipped (counted in {@link #skipped()}). */
     public static HealthHistory parse(String text) {
         HealthHistory h = new HealthHistory();
-        for (String line : text.split("\n")) {
+        int at = 0;
+        while (at < text.length()) {
+            int eol = text.indexOf('\n', at);
+            if (eol < 0) eol = text.length();
+            String line = text.substring(at, eol);
+            at = eol + 1;
             if (line.isBlank() || line.startsWith("#")) continue;
+            // no regular expressions: a one-shot run reads thousands of lines in a cold JVM
             String[] w = line.strip().split(" ");
             try {
-                if (w.length < 4 || !w[1].matches("[^/\\s]+/\\d{1,3}") || !w[2].matches("[01]")) throw new NumberFormatException(line);
+                int slash = w.length < 4 ? -1 : w[1].indexOf('/');
+                if (slash <= 0 || slash == w[1].length() - 1 || w[1].length() - slash > 4 || !(w[2].equals("0") || w[2].equals("1"))) {
+                    throw new NumberFormatException(line);
+                }
+                Integer.parseInt(w[1].substring(slash + 1));
                 Map<String, Long> c = new LinkedHashMap<>();
                 for (int i = 4; i < w.length; i++) {
                     int eq = w[i].indexOf('=');
-                    if (eq <= 0) throw new NumberFormatException(w[i]);
-                    c.put(w[i].substring(0, eq), Long.parseLong(w[i].substring(eq + 1)));
+                    if (eq <= 0 || eq > 16) throw new NumberFormatException(w[i]);
+                    long v = Long.parseLong(w[i].substring(eq + 1));
+                    if (v < 0) throw new NumberFormatException(w[i]);
+                    c.put(w[i].substring(0, eq), v);
                 }
-                h.add(w[1], new HealthWindow.Entry(Long.parseLong(w[0]), w[2].equals("1"), Integer.parseInt(w[3]), c));
+                int k = Integer.parseInt(w[3]);
+                if (k < 0) throw new NumberFormatException(w[3]);
+                h.add(w[1], new HealthWindow.Entry(Long.parseLong(w[0]), w[2].equals("1"), k, c));
             } catch (NumberFormatException e) {
                 h.skipped++;
             }

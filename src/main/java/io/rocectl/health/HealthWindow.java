@@ -54,6 +54,8 @@ public final class HealthWindow {
             "hw_counters/np_cnp_sent", "cs", "hw_counters/rp_cnp_handled", "ch", "hw_counters/np_ecn_marked_roce_packets", "ce");
     static final String LINK_DOWNED = "ld";
     static final String PAUSE = "pa";
+    /** Every short name, in the history file's order. */
+    static final List<String> KEYS = List.of("ld", "se", "re", "lr", "li", "cs", "ch", "ce", "pa");
     private static final Pattern PAUSE_COUNTER = Pattern.compile("ethtool/(rx|tx)_(prio\\d+_pause|pause_ctrl_phy|global_pause)");
     /** A kernel line that reports the link going down (mlx5 "Link down", ib_core "port ... DOWN", ...). */
     private static final Pattern LINK_DOWN_LINE = Pattern.compile("(?i)\\blink (is )?down\\b|\\bport_state[^A-Za-z]+down\\b");
@@ -150,10 +152,12 @@ public final class HealthWindow {
                 why.add(name(c.getKey()) + " " + n + " in the last " + human(s.errorWindow()) + " (over " + s.errorsPerHour() + "/h)");
             }
         }
-        // rates: over the time the window's entries cover (from the newest entry before it, or the oldest)
+        // rates: the increase since the newest entry at or before the window's start (or the oldest),
+        // over the time it covers, at most the window: the history keeps only the ends of a quiet
+        // stretch, so every increase after that entry happened inside the window
         int base = 0;
         for (int i = 0; i < h.size(); i++) if (h.get(i).epoch() <= from) base = i;
-        long secs = now - h.get(base).epoch();
+        long secs = Math.min(now - h.get(base).epoch(), s.errorWindow().toSeconds());
         if (secs <= 0 || base == h.size() - 1) return why;
         List<Entry> span = h.subList(base, h.size());
         for (Map.Entry<String, String> c : new java.util.TreeMap<>(WINDOW_CNP).entrySet()) {

@@ -242,11 +242,17 @@ class HealthWindowTest {
 
     @Test
     void theHistoryIsBoundedPerPortAndInBytesAndDropsWhatTheWindowsNoLongerNeed() {
+        // a quiet port: only the ends of the quiet stretch are kept
+        HealthHistory quiet = new HealthHistory();
+        HealthSample s = HealthSample.parse("gpu01", raw(T0, new P("mlx5_0", "ens1f0", true, 0)));
+        for (int i = 0; i < 100; i++) quiet.add("mlx5_0/1", HealthWindow.entry(T0 + i, s.ports().get(0), List.of()));
+        quiet.prune(T0 + 100, Duration.ofHours(6));
+        assertEquals(List.of(T0, T0 + 99L), quiet.of("mlx5_0/1").stream().map(HealthWindow.Entry::epoch).toList());
+
+        // a busy port (symbol errors every run): at most MAX_ENTRIES
         HealthHistory h = new HealthHistory();
-        P p = new P("mlx5_0", "ens1f0", true, 0);
-        HealthSample s = HealthSample.parse("gpu01", raw(T0, p));
         for (int i = 0; i < HealthHistory.MAX_ENTRIES + 100; i++) {
-            h.add("mlx5_0/1", HealthWindow.entry(T0 + i, s.ports().get(0), List.of()));
+            h.add("mlx5_0/1", new HealthWindow.Entry(T0 + i, true, 0, Map.of("se", (long) i)));
         }
         h.prune(T0 + HealthHistory.MAX_ENTRIES + 100, Duration.ofHours(6));
         List<HealthWindow.Entry> kept = h.of("mlx5_0/1");
@@ -259,10 +265,12 @@ class HealthWindowTest {
 
         // the byte bound: many ports with many counters
         HealthHistory big = new HealthHistory();
-        java.util.Map<String, Long> counters = new java.util.LinkedHashMap<>();
-        for (int c = 0; c < 40; c++) counters.put("c" + c, 1_000_000_000_000L + c);
         for (int port = 0; port < 64; port++) {
-            for (int i = 0; i < 200; i++) big.add("mlx5_" + port + "/1", new HealthWindow.Entry(T0 + i, true, 0, counters));
+            for (int i = 0; i < 200; i++) {
+                java.util.Map<String, Long> counters = new java.util.LinkedHashMap<>();
+                for (int c = 0; c < 40; c++) counters.put("c" + c, 1_000_000_000_000L + c + i);
+                big.add("mlx5_" + port + "/1", new HealthWindow.Entry(T0 + i, true, 0, counters));
+            }
         }
         big.prune(T0 + 200, Duration.ofHours(6));
         long bytes = big.format().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
