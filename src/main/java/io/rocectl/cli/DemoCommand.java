@@ -54,6 +54,15 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--name", defaultValue = "demo", description = "Lab name (default ${DEFAULT-VALUE}).")
     String name;
 
+    @Option(names = "--subnet", paramLabel = "CIDR", defaultValue = LabSpec.DEFAULT_FABRIC,
+            description = "The lab's one fabric subnet of all NICs (default ${DEFAULT-VALUE}).")
+    String subnet;
+
+    @Option(names = "--mgmt-subnet", paramLabel = "CIDR", defaultValue = LabSpec.DEFAULT_MGMT,
+            description = "The lab's management subnet, where its sshd listen (default ${DEFAULT-VALUE}); "
+                    + "choose another when it collides with the site's network.")
+    String mgmtSubnet;
+
     @Option(names = "--pairs", defaultValue = "all", completionCandidates = Completions.Pairs.class, description = "Pair set to probe (default ${DEFAULT-VALUE}).")
     String pairs;
 
@@ -71,6 +80,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Cidr fabric = Cidr.parse(subnet), mgmt = Cidr.parse(mgmtSubnet); // bad input: exit 5 before the lab is touched
         ProbeOptions po = new ProbeOptions();
         po.pairs = pairs;
         po.retries = 1;
@@ -83,8 +93,8 @@ public final class DemoCommand implements Callable<Integer> {
         }
         System.out.println("== 1. lab: " + hosts + " hosts x " + nics + " RoCE NICs, all in one subnet, strict like RDMA NICs");
         long t = System.nanoTime();
-        LabState lab = Lab.up(new LabSpec(name, hosts, nics, Cidr.parse(LabSpec.DEFAULT_FABRIC),
-                Cidr.parse(LabSpec.DEFAULT_MGMT), "none", Lab.defaultDir(name)), System.out);
+        LabState lab = Lab.up(new LabSpec(name, hosts, nics, fabric, mgmt, "none",
+                Lab.defaultDir(name)), System.out);
         times.put("lab up", secs(t));
         try {
             InventoryOptions inv = new InventoryOptions();

@@ -1,10 +1,10 @@
 package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
-import io.rocectl.probe.Explain;
-import io.rocectl.probe.Explanation;
-import io.rocectl.probe.Finding;
-import io.rocectl.probe.LogExplainer;
+import io.rocectl.explain.Explain;
+import io.rocectl.explain.Explanation;
+import io.rocectl.explain.Finding;
+import io.rocectl.explain.LogExplainer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,9 +1,9 @@
 package io.rocectl.cli;
 
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.probe.Finding;
-import io.rocectl.probe.HealthHint;
-import io.rocectl.probe.LogAddresses;
+import io.rocectl.explain.Finding;
+import io.rocectl.explain.HealthHint;
+import io.rocectl.explain.LogAddresses;
 import io.rocectl.probe.NicEndpoint;
 import io.rocectl.remediate.Endpoints;
 

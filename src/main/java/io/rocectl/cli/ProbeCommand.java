@@ -53,7 +53,7 @@ public final class ProbeCommand implements Callable<Integer> {
         ProbeReport r = report(o);
         AckVerdict av = AckVerdict.of(acks, r, null);
         java.util.Map<String, Object> extra = acks.isEmpty() ? java.util.Map.of() : java.util.Map.of("acks", av.json());
-        ReportFiles.write(report, html, null, r, o.diagnosis().hostMatrix(), extra);
+        ReportFiles.write(report, html, r, o, extra, null, List.of());
         if (json) {
             System.out.println(ReportJson.write(r, extra));
         } else {

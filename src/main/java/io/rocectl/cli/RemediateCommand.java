@@ -138,7 +138,8 @@ public final class RemediateCommand implements Callable<Integer> {
             if (hp != null) extra.put("health", healthJson(hp));
             if (drained != null) extra.put("slurm", drained.json());
             if (!acks.isEmpty()) extra.put("acks", av.json());
-            ReportFiles.write(report, html, r, res.last().diagnosis().hostMatrix(), extra);
+            ReportFiles.write(report, html, r, res.last(), extra, "rocectl remediate: " + r.pairSet() + (check ? " (check mode)"
+                    : ", after " + res.rounds().size() + " fix round(s)"), hp == null ? List.of() : List.of(ReportFiles.healthSection(hp)));
             RemediationTrail.Recorded rec = new RemediationTrail(historyFile(scope), syslogSocket(), !"off".equals(syslog))
                     .record(res, r, nanos, java.time.Instant.now(), System.err, drained, exit, av);
             if (metrics != null) {

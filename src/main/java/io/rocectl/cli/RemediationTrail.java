@@ -1,12 +1,14 @@
 package io.rocectl.cli;
 
+import io.rocectl.history.HistoryLog;
+import io.rocectl.history.RemediationHistory;
+
 import io.rocectl.hostset.NodeSet;
 import io.rocectl.probe.NicEndpoint;
 import io.rocectl.remediate.ProbeRunner;
 import io.rocectl.remediate.Remediator;
 import io.rocectl.report.ProbeReport;
 import io.rocectl.report.PromMetrics;
-import io.rocectl.report.RemediationHistory;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -22,13 +24,13 @@ import java.util.Set;
  * (one per fixed host, one per host whose fix failed, one for what is still broken, one per
  * recurring fault), the remediation metrics and the short summary {@code --quiet} prints.
  */
-final class RemediationTrail {
+public final class RemediationTrail {
     /** What was recorded, for the caller's output and metrics. */
-    record Recorded(RemediationHistory.Entry entry, PromMetrics.Remediation metrics, List<String> summary,
+    public record Recorded(RemediationHistory.Entry entry, PromMetrics.Remediation metrics, List<String> summary,
                     List<String> warnings) {}
 
     /** The syslog line names this many faults, then "and N more" (a syslog message is best kept under 1 KiB). */
-    static final int MAX_SYSLOG_NAMED = 10;
+    public static final int MAX_SYSLOG_NAMED = 10;
     /** The history line names this many faults still failing the run (and counts them all). */
     static final int MAX_HISTORY_NAMED = 50;
 
@@ -41,13 +43,13 @@ final class RemediationTrail {
      * @param socket  a syslog socket, or null for the system's
      * @param syslog  whether to log to syslog at all
      */
-    RemediationTrail(Path history, Path socket, boolean syslog) {
+    public RemediationTrail(Path history, Path socket, boolean syslog) {
         this.history = history;
         this.socket = socket;
         this.syslog = syslog;
     }
 
-    Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err) {
+    public Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err) {
         return record(res, r, nanos, now, err, null, r.exitCode());
     }
 
@@ -55,7 +57,7 @@ final class RemediationTrail {
      * As {@link #record(Remediator.Result, ProbeReport, long, Instant, PrintStream)} with what
      * {@code --drain} did ({@code drain} null without it) and the run's exit code.
      */
-    Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err,
+    public Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err,
                     io.rocectl.slurm.SlurmDrain.Outcome drain, int exitCode) {
         return record(res, r, nanos, now, err, drain, exitCode,
                 AckVerdict.of(new io.rocectl.ack.AckList(List.of(), "", now), r, null));
@@ -66,7 +68,7 @@ final class RemediationTrail {
      * of the health pass, with what the acknowledgement list says of each) in the syslog line and the
      * history, and the acknowledged ones apart.
      */
-    Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err,
+    public Recorded record(Remediator.Result res, ProbeReport r, long nanos, Instant now, PrintStream err,
                     io.rocectl.slurm.SlurmDrain.Outcome drain, int exitCode, AckVerdict acks) {
         List<String> broken = acks.open().stream().map(AckVerdict.Item::named).toList();
         List<String> acked = acks.acknowledged().stream().map(AckVerdict.Item::named).toList();
@@ -90,7 +92,7 @@ final class RemediationTrail {
 
         List<String> damaged = new ArrayList<>();
         List<RemediationHistory.Entry> past = history == null ? List.of()
-                : RemediationHistory.parse(Trail.readHistory(history, damaged));
+                : RemediationHistory.parse(HistoryLog.readHistory(history, damaged));
         for (String w : damaged) err.println("rocectl: warning: " + w);
         List<RemediationHistory.Entry> all = new ArrayList<>(past);
         if (!fixed.isEmpty()) all.add(e);
@@ -129,15 +131,15 @@ final class RemediationTrail {
             notices.add("remediate: acknowledged, not failing the run: " + named(acked, MAX_SYSLOG_NAMED));
         }
         if (syslog) {
-            Trail.syslog(notices, "user.notice", socket, err);
+            HistoryLog.syslog(notices, "user.notice", socket, err);
             List<String> toLog = new ArrayList<>(warnings);
             if (drain != null) toLog.addAll(drain.warnings());
             if (stillBroken != null) toLog.add(stillBroken);
-            Trail.syslog(toLog, "user.warning", socket, err);
+            HistoryLog.syslog(toLog, "user.warning", socket, err);
         }
         if (history != null && e.worthRecording()) {
             try {
-                Trail.append(history, RemediationHistory.line(e));
+                HistoryLog.append(history, RemediationHistory.line(e));
             } catch (IOException x) {
                 err.println("rocectl: warning: cannot append to " + history + ": " + x.getMessage());
             }
@@ -156,7 +158,7 @@ final class RemediationTrail {
     }
 
     /** The first {@code max} of {@code l}, comma-separated, then "and N more". */
-    static String named(List<String> l, int max) {
+    public static String named(List<String> l, int max) {
         if (l.size() <= max) return String.join(", ", l);
         return String.join(", ", l.subList(0, max)) + " and " + (l.size() - max) + " more";
     }
@@ -168,7 +170,7 @@ final class RemediationTrail {
     }
 
     /** The probed NICs of an outcome, for per-NIC metrics. */
-    static List<PromMetrics.Nic> nics(ProbeRunner.Outcome o) {
+    public static List<PromMetrics.Nic> nics(ProbeRunner.Outcome o) {
         List<PromMetrics.Nic> l = new ArrayList<>();
         for (NicEndpoint e : o.graph().endpoints()) l.add(new PromMetrics.Nic(e.host(), e.nic()));
         return l;

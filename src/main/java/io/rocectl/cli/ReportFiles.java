@@ -34,6 +34,43 @@ final class ReportFiles {
     }
 
     /**
+     * The JSON report and the HTML report of a probe run, when asked for: the HTML shows the heavy
+     * probe's rounds only when one ran, and the given sections (the health pass) after the matrix.
+     */
+    static void write(Path json, Path html, ProbeReport r, io.rocectl.remediate.ProbeRunner.Outcome o,
+                      java.util.Map<String, Object> extra, String title, java.util.List<HtmlReport.Section> sections) {
+        if (json != null) atomic(json, ReportJson.write(r, extra));
+        if (html != null) {
+            atomic(html, HtmlReport.render(r, o.diagnosis().hostMatrix(),
+                    new HtmlReport.Extras(title, o.heavyAsked() ? o.heavyNote() : null, sections)));
+        }
+    }
+
+    /** The health pass as a section of the HTML report: one row per port, one per host without a sample. */
+    static HtmlReport.Section healthSection(HealthCommand.Pass hp) {
+        java.util.List<HtmlReport.Row> rows = new java.util.ArrayList<>();
+        for (var p : hp.ports()) {
+            String status = switch (p.verdict()) {
+                case "ok" -> "ok";
+                case "degraded" -> "warn";
+                default -> "bad";
+            };
+            rows.add(new HtmlReport.Row(status, java.util.List.of(p.host(), p.port().device(), String.valueOf(p.port().port()),
+                    p.port().netdev().isEmpty() ? "-" : p.port().netdev(), p.verdict(),
+                    p.port().rate().isEmpty() ? "-" : p.port().rate(), p.reason().isEmpty() ? "-" : p.reason())));
+        }
+        hp.unreachable().forEach((h, e) -> rows.add(new HtmlReport.Row("bad",
+                java.util.List.of(h, "-", "-", "-", "unreachable", "-", e))));
+        long notOk = hp.notOk().size();
+        String note = hp.ports().size() + " RDMA port(s) on " + hp.ports().stream().map(p -> p.host()).distinct().count()
+                + " host(s): " + (notOk == 0 ? "every port ok" : notOk + " not ok")
+                + (hp.unreachable().isEmpty() ? "" : "; " + hp.unreachable().size() + " host(s) unreachable")
+                + " (counters compared with each host's previous sample, as rocectl health does)";
+        return new HtmlReport.Section("health", "Health", note,
+                java.util.List.of("host", "device", "port", "netdev", "verdict", "rate", "reason"), rows);
+    }
+
+    /**
      * Replaces a file atomically (a temporary file in the same directory, renamed over it) with mode
      * 0644 set explicitly: reports and metrics are read by other users (node_exporter runs as its
      * own user), whatever the umask.

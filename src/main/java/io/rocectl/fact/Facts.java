@@ -31,8 +31,8 @@ public final class Facts {
     public static final Fact<List<Neigh>> NEIGH = new Fact<>("neigh", "ip -j -4 neigh show", IpJson::neigh,
             "neigh show to 0.0.0.0/0");
     public static final Fact<List<RdmaPort>> RDMA = new Fact<>("rdma", RdmaSysfs.SHELL, RdmaSysfs::parse);
-    public static final Fact<SshConnection> SSH = new Fact<>("ssh",
-            "printf '%s\\n' \"${SSH_CONNECTION:-}\"", SshConnection::parse);
+    public static final Fact<SshConnectionVar> SSH = new Fact<>("ssh",
+            "printf '%s\\n' \"${SSH_CONNECTION:-}\"", SshConnectionVar::parse);
     /** Whether rocectl's rt_tables file exists, and its content. */
     public static final Fact<Optional<String>> ROCECTL_TABLES = new Fact<>("rocectl_rt_tables",
             "if [ -e " + ROCECTL_RT_TABLES + " ]; then echo present; rd " + ROCECTL_RT_TABLES + "; fi",

@@ -180,13 +180,13 @@ public final class IpJson {
     }
 
     /** {@code ip -j -4 route show table all}. */
-    public static List<Route> routes(String text, RtTables tables) {
-        List<Route> out = new ArrayList<>();
+    public static List<KernelRoute> routes(String text, RtTables tables) {
+        List<KernelRoute> out = new ArrayList<>();
         for (Object n : nodes(text)) {
             String dst = text(get(n, "dst"), "default");
             if (!"default".equals(dst) && !dst.contains("/")) dst = dst + "/32";
             if (dst.contains("/")) HostNumbers.text("route prefix length", dst.substring(dst.indexOf('/') + 1), 0, HostNumbers.PREFIX_MAX);
-            out.add(new Route(text(get(n, "type"), "unicast"), dst, text(get(n, "dev"), ""),
+            out.add(new KernelRoute(text(get(n, "type"), "unicast"), dst, text(get(n, "dev"), ""),
                     has(n, "table") ? table(get(n, "table"), tables) : 254, text(get(n, "scope"), "global"),
                     text(get(n, "prefsrc"), ""), text(get(n, "gateway"), ""), text(get(n, "protocol"), "boot"),
                     HostNumbers.json("metric", get(n, "metric"), 0, 0, HostNumbers.INT_MAX)));

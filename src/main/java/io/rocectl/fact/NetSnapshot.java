@@ -13,8 +13,8 @@ import java.util.Optional;
  * @param rocectlTables content of rocectl's rt_tables.d file, empty when absent
  * @param ssh           the SSH session, or null when not over SSH
  */
-public record NetSnapshot(String hostname, List<Iface> ifaces, List<Rule> rules, List<Route> routes,
-                          RtTables tables, List<RdmaPort> rdma, SshConnection ssh, Optional<String> rocectlTables) {
+public record NetSnapshot(String hostname, List<Iface> ifaces, List<Rule> rules, List<KernelRoute> routes,
+                          RtTables tables, List<RdmaPort> rdma, SshConnectionVar ssh, Optional<String> rocectlTables) {
 
     public static final List<Fact<?>> FACTS = List.of(Facts.HOSTNAME, Facts.ADDR, Facts.RT_TABLES, Facts.RULES,
             Facts.ROUTES, Facts.RDMA, Facts.SSH, Facts.ROCECTL_TABLES);

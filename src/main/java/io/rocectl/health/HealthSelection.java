@@ -5,7 +5,7 @@ import io.rocectl.fact.IpJson;
 import io.rocectl.fact.NetSnapshot;
 import io.rocectl.fact.RdmaPort;
 import io.rocectl.fact.RtTables;
-import io.rocectl.fact.SshConnection;
+import io.rocectl.fact.SshConnectionVar;
 import io.rocectl.nic.HostNics;
 import io.rocectl.op.NicSelection;
 import io.rocectl.op.RoceNic;
@@ -59,9 +59,9 @@ public record HealthSelection(Set<String> judged, List<String> notes) {
         for (HealthSample.Port p : s.ports()) {
             if (!p.netdev().isEmpty()) rdma.add(new RdmaPort(p.device(), p.port(), List.of(p.netdev()), p.state(), "", List.of()));
         }
-        SshConnection conn;
+        SshConnectionVar conn;
         try {
-            conn = SshConnection.parse(ssh);
+            conn = SshConnectionVar.parse(ssh);
         } catch (RuntimeException e) {
             conn = null;
         }

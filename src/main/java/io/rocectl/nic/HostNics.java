@@ -3,7 +3,7 @@ package io.rocectl.nic;
 import io.rocectl.fact.Fact;
 import io.rocectl.fact.FactScript;
 import io.rocectl.fact.Facts;
-import io.rocectl.fact.HostFiles;
+import io.rocectl.fact.NetworkFiles;
 import io.rocectl.fact.NetSnapshot;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.Values;
@@ -209,7 +209,7 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
      * ({@code roce_routing}), so that on a converged host those tasks start no command of their own.
      * A module that finds its section missing (another user) reads for itself, as before.
      */
-    static final List<Fact<?>> SHARED_ROOT = List.of(HostFiles.FACT, Facts.NCCL_CONF, Facts.ROLLBACK_MARKERS);
+    static final List<Fact<?>> SHARED_ROOT = List.of(NetworkFiles.FACT, Facts.NCCL_CONF, Facts.ROLLBACK_MARKERS);
 
     /** How long a remembered snapshot may be reused at most (a periodic job must see the host anew). */
     static final long REUSE_NANOS = 60_000_000_000L;

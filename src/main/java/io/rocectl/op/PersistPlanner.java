@@ -1,9 +1,8 @@
 package io.rocectl.op;
 
-import io.rocectl.fact.HostFiles;
+import io.rocectl.fact.NetworkFiles;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,12 +21,14 @@ import java.util.Objects;
  * {@code systemctl: auto} (never in a lab whose namespaces share the machine's systemd).
  */
 public final class PersistPlanner {
-    public static final List<String> MODES = List.of("auto", "netplan", "nm", "networkd", "ifupdown", "script");
+    /** {@code roce_persist} values: {@code auto}, then each {@link PersistBackend} in detection order. */
+    public static final List<String> MODES = java.util.stream.Stream.concat(java.util.stream.Stream.of("auto"),
+            java.util.Arrays.stream(PersistBackend.values()).map(PersistBackend::mode)).toList();
 
     private PersistPlanner() {}
 
-    /** As {@link #plan(HostFiles, PersistRoutes, String, boolean, boolean)} without a confirmed removal. */
-    public static PersistPlan plan(HostFiles host, PersistRoutes p, String mode, boolean systemctl) {
+    /** As {@link #plan(NetworkFiles, PersistRoutes, String, boolean, boolean)} without a confirmed removal. */
+    public static PersistPlan plan(NetworkFiles host, PersistRoutes p, String mode, boolean systemctl) {
         return plan(host, p, mode, systemctl, false);
     }
 
@@ -37,7 +38,7 @@ public final class PersistPlanner {
      *                        it, no NICs is an error: rocectl's files are never deleted because a
      *                        selection came out empty
      */
-    public static PersistPlan plan(HostFiles host, PersistRoutes p, String mode, boolean systemctl,
+    public static PersistPlan plan(NetworkFiles host, PersistRoutes p, String mode, boolean systemctl,
                                    boolean removeConfirmed) {
         if (p.nics().isEmpty() && !removeConfirmed) {
             throw new IllegalArgumentException("no RoCE NICs to persist: refusing to remove rocectl's persistence "
@@ -46,36 +47,27 @@ public final class PersistPlanner {
         if (!MODES.contains(mode)) throw new IllegalArgumentException("roce_persist must be one of " + MODES + ", got '" + mode + "'");
         Map<String, String> files = host.files();
         List<String> notes = new ArrayList<>();
-        String chosen = mode, reason;
-        if (mode.equals("auto")) {
-            chosen = "script";
+        PersistBackend chosen = PersistBackend.of(mode);
+        String reason;
+        if (chosen == null) {
+            chosen = PersistBackend.SCRIPT;
             reason = "no network configuration carries every RoCE NIC; boot-time ip -batch unit";
-            Map<String, String> why = new LinkedHashMap<>();
-            why.put("netplan", NetplanPersist.unsupported(p, files));
-            why.put("nm", NmPersist.unsupported(p, files));
-            why.put("networkd", NetworkdPersist.unsupported(p, files));
-            why.put("ifupdown", IfupdownPersist.unsupported(p, files));
-            for (Map.Entry<String, String> e : why.entrySet()) {
-                if (e.getValue() == null && !p.nics().isEmpty()) {
-                    chosen = e.getKey();
-                    reason = "every RoCE NIC is configured by " + e.getKey();
+            for (PersistBackend b : PersistBackend.values()) {
+                if (b != PersistBackend.SCRIPT && !p.nics().isEmpty() && b.unsupported(p, host) == null) {
+                    chosen = b;
+                    reason = "every RoCE NIC is configured by " + b.mode();
                     break;
                 }
             }
         } else {
             reason = "forced by roce_persist=" + mode;
         }
-        boolean networkd = NetworkdPersist.inUse(files, host.flag("networkd_enabled"));
         PersistRoutes none = p.none();
         List<FileChange> want = new ArrayList<>();
         try {
-            want.addAll(NetplanPersist.render(chosen.equals("netplan") ? p : none, files));
-            want.addAll(NmPersist.render(chosen.equals("nm") ? p : none, files));
-            want.addAll(NetworkdPersist.render(chosen.equals("networkd") ? p : none, files, networkd));
-            want.addAll(IfupdownPersist.render(chosen.equals("ifupdown") ? p : none, files));
-            want.addAll(ScriptPersist.render(chosen.equals("script") ? p : none, host.flags().getOrDefault("ip", "/sbin/ip")));
+            for (PersistBackend b : PersistBackend.values()) want.addAll(b.render(b == chosen ? p : none, host));
         } catch (IllegalStateException e) {
-            throw new IllegalArgumentException("cannot persist with " + chosen + ": " + e.getMessage());
+            throw new IllegalArgumentException("cannot persist with " + chosen.mode() + ": " + e.getMessage());
         }
         List<FileChange> changes = new ArrayList<>();
         for (FileChange c : want) {
@@ -99,7 +91,7 @@ public final class PersistPlanner {
             notes.add("networkd reads ManageForeignRoutingPolicyRules at start: restart systemd-networkd in a maintenance "
                     + "window (or reboot) so it stops deleting foreign rules");
         }
-        if (chosen.equals("netplan") && !changes.isEmpty()) notes.add("netplan: not applied now (live state is already right)");
-        return new PersistPlan(chosen, reason, changes, commands, notes);
+        if (chosen == PersistBackend.NETPLAN && !changes.isEmpty()) notes.add("netplan: not applied now (live state is already right)");
+        return new PersistPlan(chosen.mode(), reason, changes, commands, notes);
     }
 }

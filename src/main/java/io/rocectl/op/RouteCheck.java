@@ -1,7 +1,7 @@
 package io.rocectl.op;
 
 import io.rocectl.fact.Ipv4;
-import io.rocectl.fact.Route;
+import io.rocectl.fact.KernelRoute;
 import io.rocectl.fact.RouteGet;
 import io.rocectl.fact.Rule;
 
@@ -60,7 +60,7 @@ public final class RouteCheck {
      * by exactly the same routes of every table), itself when it is the first or when the host's
      * rules or routes may answer per destination (see the class comment).
      */
-    public static Map<String, String> representatives(List<String> peers, List<Rule> rules, List<Route> routes) {
+    public static Map<String, String> representatives(List<String> peers, List<Rule> rules, List<KernelRoute> routes) {
         Map<String, String> out = new LinkedHashMap<>();
         boolean perDestination = false;
         for (Rule r : rules) perDestination |= r.other();
@@ -93,7 +93,7 @@ public final class RouteCheck {
     }
 
     /** Which routes hold {@code ip} (by index), or null when the answer may depend on the destination itself. */
-    private static java.util.BitSet holding(long ip, List<Route> routes, long[] net, long[] mask) {
+    private static java.util.BitSet holding(long ip, List<KernelRoute> routes, long[] net, long[] mask) {
         if (ip < 0) return null;
         java.util.BitSet out = new java.util.BitSet(routes.size());
         for (int i = 0; i < routes.size(); i++) {

@@ -1,7 +1,7 @@
 package io.rocectl.op;
 
 import io.rocectl.fact.Ipv4;
-import io.rocectl.fact.Route;
+import io.rocectl.fact.KernelRoute;
 import io.rocectl.fact.Rule;
 
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ public final class RoutingPlanner {
     /**
      * @param gateways NIC name -> gateway for its default route in its table (may be empty)
      */
-    public record Input(List<RoceNic> nics, List<Rule> rules, List<Route> routes, Optional<String> currentTables,
+    public record Input(List<RoceNic> nics, List<Rule> rules, List<KernelRoute> routes, Optional<String> currentTables,
                         int base, int range, Map<String, String> gateways) {}
 
     private RoutingPlanner() {}
@@ -45,12 +45,12 @@ public final class RoutingPlanner {
     }
 
     /** The routes rocectl wants for one NIC. */
-    public static List<Route> desiredRoutes(RoceNic n, int base, String gateway) {
+    public static List<KernelRoute> desiredRoutes(RoceNic n, int base, String gateway) {
         int t = base + n.rail();
-        List<Route> out = new ArrayList<>();
-        out.add(new Route("unicast", n.subnet(), n.name(), t, "link", n.ip(), "", "boot", 0));
+        List<KernelRoute> out = new ArrayList<>();
+        out.add(new KernelRoute("unicast", n.subnet(), n.name(), t, "link", n.ip(), "", "boot", 0));
         if (gateway != null && !gateway.isBlank()) {
-            out.add(new Route("unicast", "default", n.name(), t, "global", "", gateway, "boot", 0));
+            out.add(new KernelRoute("unicast", "default", n.name(), t, "global", "", gateway, "boot", 0));
         }
         return out;
     }
@@ -104,7 +104,7 @@ public final class RoutingPlanner {
 
         // desired state
         List<Rule> wantRules = new ArrayList<>();
-        Map<String, Route> wantRoutes = new LinkedHashMap<>();
+        Map<String, KernelRoute> wantRoutes = new LinkedHashMap<>();
         for (RoceNic n : in.nics()) {
             wantRules.add(desiredRule(n, in.base()));
             String gw = in.gateways().get(n.name());
@@ -112,7 +112,7 @@ public final class RoutingPlanner {
                 notes.add(n.name() + ": gateway " + gw + " is not in " + n.subnet() + ", no default route");
                 gw = null;
             }
-            for (Route r : desiredRoutes(n, in.base(), gw)) wantRoutes.put(key(r), r);
+            for (KernelRoute r : desiredRoutes(n, in.base(), gw)) wantRoutes.put(key(r), r);
         }
 
         // rules
@@ -142,11 +142,11 @@ public final class RoutingPlanner {
         }
 
         // routes
-        Map<String, Route> have = new LinkedHashMap<>();
-        for (Route r : in.routes()) {
+        Map<String, KernelRoute> have = new LinkedHashMap<>();
+        for (KernelRoute r : in.routes()) {
             if (!owned(r.table(), in.base(), in.range())) continue;
             String k = key(r);
-            Route w = wantRoutes.get(k);
+            KernelRoute w = wantRoutes.get(k);
             if (w == null || have.containsKey(k)) {
                 routeDel.add("route del " + r.spec());
                 undo.add("route replace " + r.spec());
@@ -156,9 +156,9 @@ public final class RoutingPlanner {
                 have.put(k, r);
             }
         }
-        for (Map.Entry<String, Route> e : wantRoutes.entrySet()) {
-            Route w = e.getValue();
-            Route h = have.get(e.getKey());
+        for (Map.Entry<String, KernelRoute> e : wantRoutes.entrySet()) {
+            KernelRoute w = e.getValue();
+            KernelRoute h = have.get(e.getKey());
             if (h != null && same(h, w)) continue;
             // a route that was not there is added, not replaced: when it is there after all (the
             // host changed since it was read), the batch stops at it instead of taking it over,
@@ -187,11 +187,11 @@ public final class RoutingPlanner {
                 batch.stream().map(inverseOf::get).toList());
     }
 
-    private static String key(Route r) {
+    private static String key(KernelRoute r) {
         return r.table() + " " + r.dst() + " " + r.metric();
     }
 
-    private static boolean same(Route a, Route b) {
+    private static boolean same(KernelRoute a, KernelRoute b) {
         return a.type().equals(b.type()) && a.dev().equals(b.dev()) && a.scope().equals(b.scope())
                 && a.prefsrc().equals(b.prefsrc()) && a.gateway().equals(b.gateway());
     }

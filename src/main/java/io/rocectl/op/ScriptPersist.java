@@ -20,8 +20,8 @@ public final class ScriptPersist {
     public static final String BATCH = "/etc/rocectl/roce-routes.batch";
     public static final String DEL = "/etc/rocectl/roce-routes.del";
     public static final String APPLY = "/etc/rocectl/roce-routes.sh";
-    public static final String UNIT = io.rocectl.fact.HostFiles.UNIT;
-    public static final String LINK = io.rocectl.fact.HostFiles.UNIT_LINK;
+    public static final String UNIT = io.rocectl.fact.NetworkFiles.UNIT;
+    public static final String LINK = io.rocectl.fact.NetworkFiles.UNIT_LINK;
 
     private ScriptPersist() {}
 

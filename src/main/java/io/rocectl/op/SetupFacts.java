@@ -3,7 +3,7 @@ package io.rocectl.op;
 import io.rocectl.fact.Iface;
 import io.rocectl.fact.Inet4;
 import io.rocectl.fact.Ipv4;
-import io.rocectl.fact.Route;
+import io.rocectl.fact.KernelRoute;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +30,7 @@ public final class SetupFacts {
     }
 
     public static Map<String, Object> build(String nodename, String fqdn, String kernel, String arch,
-                                            Map<String, String> os, List<Iface> ifaces, List<Route> defaults) {
+                                            Map<String, String> os, List<Iface> ifaces, List<KernelRoute> defaults) {
         Map<String, Object> f = new LinkedHashMap<>();
         String shortName = nodename.contains(".") ? nodename.substring(0, nodename.indexOf('.')) : nodename;
         f.put("ansible_hostname", shortName);
@@ -70,7 +70,7 @@ public final class SetupFacts {
         f.put("ansible_interfaces", names);
         f.put("ansible_all_ipv4_addresses", all4);
         Map<String, Object> def = new LinkedHashMap<>();
-        Route r = defaults.stream().filter(x -> "default".equals(x.dst()) && x.table() == 254)
+        KernelRoute r = defaults.stream().filter(x -> "default".equals(x.dst()) && x.table() == 254)
                 .min((a, b) -> Integer.compare(a.metric(), b.metric())).orElse(null);
         if (r != null) {
             Iface i = ifaces.stream().filter(x -> x.name().equals(r.dev())).findFirst().orElse(null);

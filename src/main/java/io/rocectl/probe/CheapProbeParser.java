@@ -9,7 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** Parses the stdout of {@link CheapProbeScript} into records. Unknown lines are ignored. */
+/**
+ * Parses the stdout of {@link CheapProbeScript} into records. Unknown lines are ignored. The protocol is
+ * written down once, in {@code docs/probe-protocol.md}, with golden files in
+ * {@code src/test/resources/probe-protocol/} that this parser's test and the script's test both read.
+ */
 public final class CheapProbeParser {
     private static final java.util.regex.Pattern WS = java.util.regex.Pattern.compile("\\s+");
 

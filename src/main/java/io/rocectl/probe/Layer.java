@@ -18,7 +18,7 @@ public enum Layer {
     RDMA_CM,
     /** Verbs (ibv_rc_pingpong, ib_write_bw). */
     VERBS,
-    /** Collective library (NCCL): only in {@link Explain}. */
+    /** Collective library (NCCL): only in {@code io.rocectl.explain.Explain}. */
     COLLECTIVE;
 
     /** Lower-case name used in reports ({@code rdma_cm}). */

@@ -62,7 +62,7 @@ public record NicEndpoint(String host, String nic, String ip, int prefixLen, Str
         return true;
     }
 
-    static long ipToLong(String ip) {
+    public static long ipToLong(String ip) {
         long v = 0;
         for (String o : ip.split("\\.")) v = (v << 8) | Integer.parseInt(o);
         return v;

@@ -4,8 +4,8 @@
  * script and its parser ({@link io.rocectl.probe.CheapProbeScript},
  * {@link io.rocectl.probe.CheapProbeParser}), heavy probe command lines and output parsers
  * ({@link io.rocectl.probe.HeavyProbe}), layered diagnosis and fault localisation
- * ({@link io.rocectl.probe.Diagnoser}) and the error catalogue ({@link io.rocectl.probe.Explain}, read
- * over a whole log by {@link io.rocectl.probe.LogExplainer}).
+ * ({@link io.rocectl.probe.Diagnoser}). The error catalogue that reads NCCL/verbs log lines is its own
+ * package, {@code io.rocectl.explain}.
  *
  * <p>Everything here is pure (facts in, records out); nothing runs a command. This is the only
  * package that imports jgrapht. Pair sets are implicit (computed from groups of endpoints) so the

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * Jinja templating as Ansible users know it (this package is the only one importing Jinjava):
  * {@code {{ }}} strings, native values when a string is exactly one expression ({@code "{{ nics }}"}
  * stays a list), conditionals for {@code when}, and deep rendering of argument trees, with
- * Ansible's filters, tests and lookups ({@link Filters}, {@link Tests}, {@link Functions}), Python's
+ * Ansible's filters, tests and lookups ({@link Filters}, {@link JinjaTests}, {@link Functions}), Python's
  * rendering of values inside strings ({@code True}, {@code ['a', 1]}), Python's string methods,
  * slicing and {@code %} formatting, {@code trim_blocks}, and {@code omit}. Undefined variables are
  * errors, except under {@code is defined} tests and {@code default()}.
@@ -72,7 +72,7 @@ public final class Templar {
                     .withLegacyOverrides(LegacyOverrides.newBuilder().withIterateOverMapKeys(true).build()).build());
             Context global = j.getGlobalContext();
             Filters.register(global);
-            Tests.register(global);
+            JinjaTests.register(global);
             Functions.register(global);
             ExprRewriter.KNOWN_FILTER = name -> global.getFilter(name) != null;
             return j;

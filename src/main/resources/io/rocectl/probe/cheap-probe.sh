@@ -1,4 +1,6 @@
 # rocectl cheap probe: link, route, ARP and ping for many (nic src dst) pairs of ONE host.
+# The wire protocol (arguments, stdin, stdout) is docs/probe-protocol.md; its golden files are
+# src/test/resources/probe-protocol/ (read by the script's test and the parser's test).
 # Arguments: $1 pings per try, $2 retries, $3 parallel jobs, $4 ping timeout (ms),
 #            $5 fping interval (ms), $6 layers (comma list of link,route,arp,ip), $7 fping: auto|no,
 #            $8 arpings per source NIC at most, $9 this host's index (shifts the arping sample),

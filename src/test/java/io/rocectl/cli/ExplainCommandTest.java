@@ -112,8 +112,8 @@ class ExplainCommandTest {
     @Test
     void healthIsSuggestedExactlyForTheEventsAPathProbeCannotClear() {
         assertEquals(java.util.Set.of("mlx5-cqe-error", "nccl-ib-async-event", "response-timeout", "retry-exceeded",
-                "wc-status-19", "wc-status-21"), io.rocectl.probe.HealthHint.ids());
-        assertTrue(io.rocectl.probe.Explain.ids().containsAll(io.rocectl.probe.HealthHint.ids()), "unknown ids in HealthHint");
+                "wc-status-19", "wc-status-21"), io.rocectl.explain.HealthHint.ids());
+        assertTrue(io.rocectl.explain.Explain.ids().containsAll(io.rocectl.explain.HealthHint.ids()), "unknown ids in HealthHint");
         Cli.Result r = Cli.run("explain", "-i", "nowhere.ini", "IBV_WC_RESP_TIMEOUT_ERR");
         assertEquals(ExitCodes.OK, r.exitCode(), "no address in the text: the inventory is not read; " + r.out() + r.err());
         assertTrue(r.out().contains("  health:  rocectl health -i nowhere.ini   (a clean probe"), r.out());

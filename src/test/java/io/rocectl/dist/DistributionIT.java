@@ -106,10 +106,64 @@ class DistributionIT {
             if (path.endsWith("/usr/bin/rocectl")) assertTrue(line.startsWith("-rwxr-xr-x"), line);
             else assertTrue(line.startsWith("-rw-r--r--"), line);
         }
-        Set<String> want = new TreeSet<>();
+        Set<String> want = new TreeSet<>(DEB_ONLY);
         Dist.tarballFiles().forEach(f -> want.add(Dist.debPath(f)));
         assertTrue(want.contains("/usr/bin/rocectl") && want.contains("/lib/systemd/system/rocectl-remediate.timer"), want.toString());
         assertEquals(want, deb);
+    }
+
+    /** The .deb's own files, not in the tarball: Debian's copyright and changelog, the example inventory. */
+    static final Set<String> DEB_ONLY = Set.of("/usr/share/doc/rocectl/copyright", "/usr/share/doc/rocectl/changelog.gz",
+            "/etc/rocectl/inventory.example.ini");
+
+    /**
+     * Debian's copyright (machine-readable, naming every library the jar bundles), the changelog
+     * (gzip, its top entry this version), and the example inventory: the only conffile, all
+     * comments, and an inventory rocectl reads once its example lines are uncommented.
+     */
+    @Test
+    void debShipsCopyrightChangelogAndACommentedExampleInventoryAsAConffile() throws IOException {
+        assumeTrue(Proc.onPath("dpkg-deb"), "dpkg-deb is not installed");
+        Proc.Result conf = Proc.run(List.of("dpkg-deb", "-I", Dist.deb().toString(), "conffiles"));
+        assertEquals(0, conf.exitCode(), conf.both());
+        assertEquals("/etc/rocectl/inventory.example.ini", conf.out().strip(), "the package's conffiles");
+        Path root = tmp.resolve("deb");
+        Proc.Result x = Proc.run(List.of("dpkg-deb", "-x", Dist.deb().toString(), root.toString()));
+        assertEquals(0, x.exitCode(), x.both());
+
+        String copyright = Files.readString(root.resolve("usr/share/doc/rocectl/copyright"));
+        assertTrue(copyright.startsWith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"), copyright);
+        assertTrue(copyright.contains("\nFiles: usr/share/rocectl/lib/rocectl.jar\n"), copyright);
+        // every library shaded into the jar (its Maven coordinates are kept in META-INF/maven) is named
+        Set<String> missing = new TreeSet<>();
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(root.resolve("usr/share/rocectl/lib/rocectl.jar").toFile())) {
+            jar.stream().map(java.util.jar.JarEntry::getName)
+                    .filter(n -> n.startsWith("META-INF/maven/") && n.endsWith("/pom.properties"))
+                    .map(n -> n.split("/")[3])
+                    .filter(a -> !a.equals("rocectl") && !copyright.contains(a))
+                    .forEach(missing::add);
+        }
+        assertEquals(Set.of(), missing, "bundled libraries the copyright file does not name");
+
+        byte[] gz = Files.readAllBytes(root.resolve("usr/share/doc/rocectl/changelog.gz"));
+        String changelog;
+        try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz))) {
+            changelog = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        assertTrue(changelog.startsWith("rocectl (" + Dist.version() + ") unstable; urgency="), changelog);
+        assertTrue(changelog.lines().anyMatch(l -> l.matches(" -- .+ <.+>  \\w{3}, \\d\\d \\w{3} \\d{4} .+")), changelog);
+
+        Path example = root.resolve("etc/rocectl/inventory.example.ini");
+        List<String> lines = Files.readAllLines(example);
+        assertTrue(lines.stream().allMatch(l -> l.isEmpty() || l.startsWith("#")), "every line a comment: selects no host");
+        assertTrue(String.join("\n", lines).contains("/etc/rocectl/hosts.ini"), "it says where the unit's inventory goes");
+        Path uncommented = tmp.resolve("hosts.ini");
+        Files.write(uncommented, lines.stream().filter(l -> l.matches("#[^ #].*")).map(l -> l.substring(1)).toList());
+        io.rocectl.testing.Cli.Result inv = io.rocectl.testing.Cli.run("inventory", "-i", uncommented.toString(), "--list");
+        assertEquals(0, inv.exitCode(), inv.out() + inv.err());
+        com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(inv.out());
+        assertEquals(8, j.at("/gpu/hosts").size(), inv.out());
+        assertEquals("prod-a", j.at("/_meta/hostvars/gpu01/cluster_name").asText(), inv.out());
     }
 
     @Test

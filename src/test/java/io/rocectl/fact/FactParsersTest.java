@@ -51,8 +51,8 @@ class FactParsersTest {
     void routes() {
         String json = RoceFixtures.read(RoceFixtures.DIR.resolve("routing/8nic-stale/routes.json"));
         RtTables t = RtTables.parse("100 roce_ens1f0np0\n");
-        List<Route> r = IpJson.routes(json, t);
-        Route first = r.get(0);
+        List<KernelRoute> r = IpJson.routes(json, t);
+        KernelRoute first = r.get(0);
         assertEquals("192.168.100.0/24 dev ens1f0np0 table 100 scope link src 192.168.100.11", first.spec());
         assertTrue(r.stream().anyMatch(x -> x.dst().equals("10.10.1.11/32") && x.table() == 255 && x.type().equals("local")));
         assertTrue(r.stream().anyMatch(x -> x.dst().equals("default") && x.table() == 254 && x.metric() == 100));
@@ -80,8 +80,8 @@ class FactParsersTest {
     void gidAndSshAndKeyValues() {
         assertEquals("172.16.8.21", Ipv4.fromMappedGid("0000:0000:0000:0000:0000:ffff:ac10:0815"));
         assertNull(Ipv4.fromMappedGid("fe80:0000:0000:0000:0e42:a1ff:fe7e:21a0"));
-        assertEquals(new SshConnection("10.0.0.9", 50000, "10.0.0.1", 22), SshConnection.parse("10.0.0.9 50000 10.0.0.1 22\n"));
-        assertNull(SshConnection.parse("\n"));
+        assertEquals(new SshConnectionVar("10.0.0.9", 50000, "10.0.0.1", 22), SshConnectionVar.parse("10.0.0.9 50000 10.0.0.1 22\n"));
+        assertNull(SshConnectionVar.parse("\n"));
         assertEquals(Map.of("ID", "ubuntu", "VERSION_ID", "22.04", "NAME", "Ubuntu"),
                 KeyValues.parse("NAME=\"Ubuntu\"\nVERSION_ID=\"22.04\"\nID=ubuntu\n# x\n"));
         assertTrue(Ipv4.contains("10.0.0.0/8", "10.1.2.3"));
@@ -128,7 +128,7 @@ class FactParsersTest {
     void hostFilesKeepContentExactly() {
         String out = "@@rocectl-file@@ /etc/a\nline1\nline2\n\n@@rocectl-file@@ /etc/b\nno newline\n"
                 + "@@rocectl-file@@ /etc/c\n\n@@rocectl-link@@ /etc/l /etc/t\n@@rocectl-flag@@ ip /usr/sbin/ip\n@@rocectl-flag@@ systemd yes\n";
-        HostFiles h = HostFiles.parse(out);
+        NetworkFiles h = NetworkFiles.parse(out);
         assertEquals("line1\nline2\n", h.files().get("/etc/a"));
         assertEquals("no newline", h.files().get("/etc/b"));
         assertEquals("", h.files().get("/etc/c"));
@@ -140,7 +140,7 @@ class FactParsersTest {
     @Test
     void setupFactsUseAnsibleNames() {
         List<Iface> ifs = IpJson.addr(ADDR8);
-        List<Route> def = IpJson.routes("[{\"dst\":\"default\",\"gateway\":\"10.10.1.1\",\"dev\":\"eno1\",\"protocol\":\"static\",\"metric\":100,\"flags\":[]}]",
+        List<KernelRoute> def = IpJson.routes("[{\"dst\":\"default\",\"gateway\":\"10.10.1.1\",\"dev\":\"eno1\",\"protocol\":\"static\",\"metric\":100,\"flags\":[]}]",
                 new RtTables());
         Map<String, Object> f = SetupFacts.build("gpu01.example.org", "", "5.15.0-91-generic", "x86_64",
                 KeyValues.parse("NAME=\"Ubuntu\"\nVERSION_ID=\"22.04\"\nID=ubuntu\nVERSION_CODENAME=jammy\n"), ifs, def);

@@ -198,9 +198,9 @@ class FactShellTest {
         Path cats = tmp.resolve("cats");
         write(bin.resolve("cat"), "#!/bin/sh\necho \"$*\" >> '" + cats + "'\nexec /bin/cat \"$@\"\n");
         bin.resolve("cat").toFile().setExecutable(true);
-        String script = HostFiles.command().argv().get(2).replace("/etc/", etc + "/");
+        String script = NetworkFiles.command().argv().get(2).replace("/etc/", etc + "/");
         String out = sh("PATH='" + bin + "':$PATH; " + script, tmp);
-        HostFiles h = HostFiles.parse(out);
+        NetworkFiles h = NetworkFiles.parse(out);
         assertEquals(batch, h.files().get(etc + "/rocectl/roce-routes.batch"), out);
         assertEquals("", h.files().get(etc + "/rocectl/roce-routes.del"));
         assertEquals("[Unit]\nDescription=x\n", h.files().get(etc + "/systemd/system/rocectl-roce.service"));
@@ -210,7 +210,7 @@ class FactShellTest {
                 h.links().get(etc + "/systemd/system/multi-user.target.wants/rocectl-roce.service"), "a relative link to the unit reads as the unit");
         Files.delete(wants.resolve("rocectl-roce.service"));
         Files.createSymbolicLink(wants.resolve("rocectl-roce.service"), Path.of("/nonexistent/other.service"));
-        HostFiles other = HostFiles.parse(sh(script, tmp));
+        NetworkFiles other = NetworkFiles.parse(sh(script, tmp));
         assertEquals("/nonexistent/other.service", other.links().get(etc + "/systemd/system/multi-user.target.wants/rocectl-roce.service"));
     }
 }

@@ -60,7 +60,7 @@ class HostNumbersTest {
         refused(() -> IpJson.routes("[{\"dst\":\"172.31.0.0/16\",\"dev\":\"eth1\",\"metric\":1e20}]", t), "metric 1.0E20");
         refused(() -> IpJson.routes("[{\"dst\":\"172.31.0.0/16\",\"dev\":\"eth1\",\"table\":1e20}]", t), "table");
         refused(() -> IpJson.routeGet("[{\"dst\":\"172.31.0.9\",\"dev\":\"eth1\",\"table\":\"99999999999\"}]", t), "table");
-        Route ok = IpJson.routes("[{\"dst\":\"172.31.0.0/16\",\"dev\":\"eth1\",\"table\":\"101\",\"metric\":5}]", t).get(0);
+        KernelRoute ok = IpJson.routes("[{\"dst\":\"172.31.0.0/16\",\"dev\":\"eth1\",\"table\":\"101\",\"metric\":5}]", t).get(0);
         assertEquals(101, ok.table());
         assertEquals(5, ok.metric());
         assertEquals(-1, IpJson.rules("[{\"priority\":1,\"src\":\"10.0.0.1\",\"table\":\"nosuch\"}]", t).get(0).table());
@@ -72,8 +72,8 @@ class HostNumbersTest {
         refused(() -> RdmaSysfs.parse("port mlx5_0 1 Ethernet ACTIVE\ngid mlx5_0 1 4294967296 fe80::1 eth1 RoCEv2\n"),
                 "GID index 4294967296");
         assertEquals(1, RdmaSysfs.parse("port mlx5_0 1 Ethernet ACTIVE\ngid mlx5_0 1 3 fe80::1 eth1 RoCEv2\n").get(0).port());
-        refused(() -> SshConnection.parse("10.0.0.9 50000 10.0.0.1 4294967318"), "server port 4294967318");
-        assertEquals(22, SshConnection.parse("10.0.0.9 50000 10.0.0.1 22").serverPort());
+        refused(() -> SshConnectionVar.parse("10.0.0.9 50000 10.0.0.1 4294967318"), "server port 4294967318");
+        assertEquals(22, SshConnectionVar.parse("10.0.0.9 50000 10.0.0.1 22").serverPort());
     }
 
     @Test

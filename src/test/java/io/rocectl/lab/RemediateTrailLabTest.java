@@ -3,7 +3,7 @@ package io.rocectl.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rocectl.report.RemediationHistory;
+import io.rocectl.history.RemediationHistory;
 import io.rocectl.testing.Await;
 import io.rocectl.testing.Cli;
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,6 @@
 package io.rocectl.op;
 
-import io.rocectl.fact.HostFiles;
+import io.rocectl.fact.NetworkFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,14 +53,14 @@ class PersistPlannerTest {
         return out;
     }
 
-    static PersistPlan plan(HostFiles h) {
+    static PersistPlan plan(NetworkFiles h) {
         return PersistPlanner.plan(h, new PersistRoutes(NICS, 100, Map.of()), "auto", true);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void plansExactlyTheExpectedFiles(Path dir) throws IOException {
-        HostFiles h = new HostFiles(tree(dir.resolve("files")), pairs(dir.resolve("links")), pairs(dir.resolve("flags")));
+        NetworkFiles h = new NetworkFiles(tree(dir.resolve("files")), pairs(dir.resolve("links")), pairs(dir.resolve("flags")));
         PersistPlan p = plan(h);
         assertEquals(Files.readString(dir.resolve("expect.mode")).strip(), p.mode(), p.reason());
         Map<String, String> writes = new TreeMap<>(), links = new TreeMap<>();
@@ -92,14 +92,14 @@ class PersistPlannerTest {
                 after.put(c.path(), c.content());
             }
         }
-        PersistPlan again = plan(new HostFiles(after, afterLinks, h.flags()));
+        PersistPlan again = plan(new NetworkFiles(after, afterLinks, h.flags()));
         assertEquals(List.of(), again.changes().stream().map(FileChange::path).toList());
         assertEquals(p.mode(), again.mode());
     }
 
     @Test
     void forcedModeThatCannotCarryTheNicsIsAnError() throws IOException {
-        HostFiles h = new HostFiles(tree(DIR.resolve("script/files")), Map.of(), Map.of());
+        NetworkFiles h = new NetworkFiles(tree(DIR.resolve("script/files")), Map.of(), Map.of());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> PersistPlanner.plan(h, new PersistRoutes(NICS, 100, Map.of()), "networkd", true));
         assertTrue(e.getMessage().contains("matches several RoCE NICs"), e.getMessage());
@@ -109,7 +109,7 @@ class PersistPlannerTest {
 
     @Test
     void systemctlNeverWritesUnitsButRunsNothing() throws IOException {
-        HostFiles h = new HostFiles(Map.of(), Map.of(), Map.of("systemd", "yes", "ip", "/sbin/ip"));
+        NetworkFiles h = new NetworkFiles(Map.of(), Map.of(), Map.of("systemd", "yes", "ip", "/sbin/ip"));
         PersistPlan p = PersistPlanner.plan(h, new PersistRoutes(NICS, 100, Map.of()), "auto", false);
         assertEquals("script", p.mode());
         assertEquals(List.of(), p.commands());
@@ -133,12 +133,12 @@ class PersistPlannerTest {
     /** An empty selection never plans the removal of rocectl's files; only a confirmed removal does. */
     @Test
     void noNicsDeletesNothingUnlessTheRemovalIsConfirmed() throws IOException {
-        HostFiles configured = new HostFiles(Map.of(), Map.of(), Map.of("systemd", "yes", "ip", "/sbin/ip"));
+        NetworkFiles configured = new NetworkFiles(Map.of(), Map.of(), Map.of("systemd", "yes", "ip", "/sbin/ip"));
         PersistPlan installed = PersistPlanner.plan(configured, new PersistRoutes(NICS, 100, Map.of()), "auto", true);
         Map<String, String> files = new HashMap<>();
         for (FileChange c : installed.changes()) if (c.content() != null) files.put(c.path(), c.content());
         assertTrue(files.containsKey(ScriptPersist.UNIT), files.keySet().toString());
-        HostFiles h = new HostFiles(files, Map.of(), configured.flags());
+        NetworkFiles h = new NetworkFiles(files, Map.of(), configured.flags());
         PersistRoutes none = new PersistRoutes(List.of(), 100, Map.of());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> PersistPlanner.plan(h, none, "auto", true));

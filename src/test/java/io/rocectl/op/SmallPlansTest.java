@@ -63,7 +63,7 @@ class SmallPlansTest {
     void peersTheRulesAndRoutesCannotTellApartShareOneLookup() {
         io.rocectl.fact.NetSnapshot right = RoceFixtures.snapshot(RoceFixtures.DIR.resolve("routing/8nic-right"));
         List<String> peers = List.of("192.168.100.21", "192.168.100.22", "192.168.100.23", "10.0.0.5");
-        List<io.rocectl.fact.Route> routes = new java.util.ArrayList<>(right.routes());
+        List<io.rocectl.fact.KernelRoute> routes = new java.util.ArrayList<>(right.routes());
         Map<String, String> rep = RouteCheck.representatives(peers, right.rules(), routes);
         assertEquals(Map.of("192.168.100.21", "192.168.100.21", "192.168.100.22", "192.168.100.21",
                 "192.168.100.23", "192.168.100.21", "10.0.0.5", "10.0.0.5"), rep, "one class per set of holding routes");
@@ -75,12 +75,12 @@ class SmallPlansTest {
                 asked.stream().map(RouteCheck.Probe::batchLine).toList(), "one lookup per source NIC");
 
         // a route of its own for one peer (here in the main table) makes it a class of its own
-        routes.add(new io.rocectl.fact.Route("unicast", "192.168.100.22/32", "ens8f0np0", 254, "link", "", "", "static", 0));
+        routes.add(new io.rocectl.fact.KernelRoute("unicast", "192.168.100.22/32", "ens8f0np0", 254, "link", "", "", "static", 0));
         assertEquals("192.168.100.22", RouteCheck.representatives(peers, right.rules(), routes).get("192.168.100.22"));
         assertEquals("192.168.100.21", RouteCheck.representatives(peers, right.rules(), routes).get("192.168.100.23"));
         // a route without one dev (multipath: the next hop hangs on the destination's hash) holding peers: each its own
-        List<io.rocectl.fact.Route> multi = new java.util.ArrayList<>(right.routes());
-        multi.add(new io.rocectl.fact.Route("unicast", "192.168.100.0/25", "", 254, "global", "", "", "static", 0));
+        List<io.rocectl.fact.KernelRoute> multi = new java.util.ArrayList<>(right.routes());
+        multi.add(new io.rocectl.fact.KernelRoute("unicast", "192.168.100.0/25", "", 254, "global", "", "", "static", 0));
         Map<String, String> own = RouteCheck.representatives(peers, right.rules(), multi);
         for (String p : peers) assertEquals(p, own.get(p), "multipath: " + own);
         // a rule with another selector (to, iif, fwmark, ...) may pick by destination: each its own
@@ -91,8 +91,8 @@ class SmallPlansTest {
         assertEquals(6, RouteCheck.lookups(probes, ruled).size());
 
         // a route whose prefix cannot be read might hold any peer: each its own
-        List<io.rocectl.fact.Route> odd = new java.util.ArrayList<>(right.routes());
-        odd.add(new io.rocectl.fact.Route("unicast", "192.168.100.0/33", "ens1f0np0", 254, "link", "", "", "static", 0));
+        List<io.rocectl.fact.KernelRoute> odd = new java.util.ArrayList<>(right.routes());
+        odd.add(new io.rocectl.fact.KernelRoute("unicast", "192.168.100.0/33", "ens1f0np0", 254, "link", "", "", "static", 0));
         Map<String, String> unread = RouteCheck.representatives(peers, right.rules(), odd);
         for (String p : peers) assertEquals(p, unread.get(p), "unreadable prefix: " + unread);
 

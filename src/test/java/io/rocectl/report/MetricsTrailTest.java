@@ -1,5 +1,6 @@
 package io.rocectl.report;
 
+import io.rocectl.history.RemediationHistory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

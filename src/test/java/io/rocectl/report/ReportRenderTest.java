@@ -141,8 +141,28 @@ class ReportRenderTest {
         assertTrue(html.contains("\"src_nic\":\"eth0\""));
         String data = html.substring(html.indexOf("id=\"data\">") + 10, html.indexOf("</script>"));
         assertFalse(data.contains("<"), "embedded JSON cannot close its script element");
-        assertTrue(html.contains("<canvas id=\"m\">"));
+        assertTrue(html.contains("<table class=\"matrix counts\" id=\"matrix\">"), "4 hosts: a table");
+        assertTrue(html.contains("<th class=\"col\" scope=\"col\"><span>h04</span></th>"), "column labels");
+        assertTrue(html.contains("<tr><th class=\"row\" scope=\"row\">h04</th>"), "row labels");
+        assertTrue(html.contains("<table class=\"legend\" id=\"legend\">"));
+        assertTrue(html.contains("started 2026-01-02 03:04:05 UTC, took 1.2 s"), "times to the second");
+        assertFalse(html.contains("heavy") || html.contains("rounds"), "no heavy probe ran: no round figures");
         assertEquals(HtmlReport.esc("<a&\"b>"), "&lt;a&amp;&quot;b&gt;");
+    }
+
+    /** Bands: only a host pair with every NIC pair ok is "full"; 12 of 16 is a band of its own. */
+    @Test
+    void htmlBandsSetPartialCellsApart() {
+        assertEquals(HtmlMatrix.Band.FULL, HtmlMatrix.Band.of(16, 16));
+        assertEquals(HtmlMatrix.Band.MOST, HtmlMatrix.Band.of(15, 16));
+        assertEquals(HtmlMatrix.Band.MOST, HtmlMatrix.Band.of(12, 16));
+        assertEquals(HtmlMatrix.Band.HALF, HtmlMatrix.Band.of(11, 16));
+        assertEquals(HtmlMatrix.Band.HALF, HtmlMatrix.Band.of(8, 16));
+        assertEquals(HtmlMatrix.Band.SOME, HtmlMatrix.Band.of(1, 16));
+        assertEquals(HtmlMatrix.Band.NONE, HtmlMatrix.Band.of(0, 16));
+        assertEquals(HtmlMatrix.Band.NIL, HtmlMatrix.Band.of(0, 0));
+        assertEquals("2026-12-02 04:20:28 UTC", HtmlReport.seconds("2026-12-02T04:20:28.999999999Z"));
+        assertEquals("43 s", HtmlReport.duration(42_600));
     }
 
     private static ProbeReport counts(long failed, Map<String, Long> byCause, List<String> unreachable,

@@ -2,7 +2,7 @@ package io.rocectl.modules.roce;
 
 import io.rocectl.fact.IpJson;
 import io.rocectl.fact.Ipv4;
-import io.rocectl.fact.SshConnection;
+import io.rocectl.fact.SshConnectionVar;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.TaskContext;
 import io.rocectl.transport.Cmd;
@@ -156,7 +156,7 @@ public final class CommitConfirm {
      * as more than one word. The values come from the host: they are checked here, never passed
      * on as they came.
      */
-    public static List<String> flowLookups(SshConnection ssh, String mgmtIf) {
+    public static List<String> flowLookups(SshConnectionVar ssh, String mgmtIf) {
         if (ssh == null || mgmtIf == null || !mgmtIf.matches("[A-Za-z0-9_.@-]{1,15}") || mgmtIf.startsWith("-")) return List.of();
         if (!Ipv4.isIpv4(ssh.clientIp()) || !Ipv4.isIpv4(ssh.serverIp())) return List.of();
         if (!port(ssh.clientPort()) || !port(ssh.serverPort())) return List.of();

@@ -129,7 +129,7 @@ public final class RdmaIrqModule implements Module {
                     .append("+ irq ").append(a.irq()).append(' ').append(a.name()).append(": ").append(a.cpu()).append('\n');
         }
         diff.append(RocePersistModule.diff(new PersistPlan("script", "", fileChanges, List.of(), List.of()),
-                new io.rocectl.fact.HostFiles(files, Map.of(), Map.of())));
+                new io.rocectl.fact.NetworkFiles(files, Map.of(), Map.of())));
         boolean stopIrqbalance = irqbalance && ib.equals("stop");
         if (stopIrqbalance && !(systemd && sc.equals("auto"))) {
             errors.add("irqbalance is running and cannot be stopped here (no systemd, or roce_systemctl: never)");

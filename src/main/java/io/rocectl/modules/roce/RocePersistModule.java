@@ -1,6 +1,6 @@
 package io.rocectl.modules.roce;
 
-import io.rocectl.fact.HostFiles;
+import io.rocectl.fact.NetworkFiles;
 import io.rocectl.module.ArgSpec;
 import io.rocectl.module.Module;
 import io.rocectl.module.ModuleResult;
@@ -58,8 +58,8 @@ public final class RocePersistModule implements Module {
         }
         RoceHost h = absent ? RoceHost.gatherAllowingNone(ctx) : RoceHost.gather(ctx);
         // the files ride along with the snapshot where the login user is root; else read with become
-        HostFiles files = h.sections().containsKey(HostFiles.FACT.name()) ? h.get(HostFiles.FACT)
-                : HostFiles.parse(ctx.runOk(HostFiles.command()).stdout());
+        NetworkFiles files = h.sections().containsKey(NetworkFiles.FACT.name()) ? h.get(NetworkFiles.FACT)
+                : NetworkFiles.parse(ctx.runOk(NetworkFiles.command()).stdout());
         String mode = String.valueOf(orDefault(RoceHost.setting(ctx, "mode", "roce_persist"), "auto")).strip();
         String sc = String.valueOf(orDefault(RoceHost.setting(ctx, "systemctl", "roce_systemctl"), "auto")).strip();
         if (!sc.equals("auto") && !sc.equals("never")) return ModuleResult.failed("roce_systemctl must be auto or never, got '" + sc + "'");
@@ -90,7 +90,7 @@ public final class RocePersistModule implements Module {
         if (!ctx.check()) {
             apply(ctx, p);
             // wrote persistence files only (a reload reads them, applies nothing): the network snapshot still holds
-            HostNics.keep(ctx.connection(), List.of(HostFiles.FACT));
+            HostNics.keep(ctx.connection(), List.of(NetworkFiles.FACT));
         }
         return ModuleResult.changed((ctx.check() ? "would persist" : "persisted") + " with " + p.mode() + ": "
                 + p.changes().size() + " file(s)" + (p.notes().isEmpty() ? "" : "; " + String.join("; ", p.notes())))
@@ -120,7 +120,7 @@ public final class RocePersistModule implements Module {
         }
     }
 
-    static String diff(PersistPlan p, HostFiles files) {
+    static String diff(PersistPlan p, NetworkFiles files) {
         StringBuilder sb = new StringBuilder();
         for (FileChange c : p.changes()) {
             if (c.isLink()) {

@@ -1,7 +1,7 @@
 package io.rocectl.modules.roce;
 
 import io.rocectl.fact.IpJson;
-import io.rocectl.fact.SshConnection;
+import io.rocectl.fact.SshConnectionVar;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * what decides where a packet goes.
  */
 class FlowLookupsTest {
-    static final SshConnection SSH = new SshConnection("10.244.0.1", 54888, "10.244.0.2", 22);
+    static final SshConnectionVar SSH = new SshConnectionVar("10.244.0.1", 54888, "10.244.0.2", 22);
 
     @Test
     void bothWaysOfTheSessionsFlowAreLookedUp() {
@@ -30,16 +30,16 @@ class FlowLookupsTest {
     @Test
     void whatDoesNotCheckOutAsksNothing() {
         // the values come from the host (SSH_CONNECTION, interface names): data, never ip's words
-        for (SshConnection bad : new SshConnection[] {null, new SshConnection("::1", 5, "::1", 22),
-                new SshConnection("10.0.0.1 dev x", 5, "10.0.0.2", 22), new SshConnection("10.0.0.1", 0, "10.0.0.2", 22),
-                new SshConnection("10.0.0.1", 5, "10.0.0.2", 70000), new SshConnection("10.0.0.1\nrule flush", 5, "10.0.0.2", 22)}) {
+        for (SshConnectionVar bad : new SshConnectionVar[] {null, new SshConnectionVar("::1", 5, "::1", 22),
+                new SshConnectionVar("10.0.0.1 dev x", 5, "10.0.0.2", 22), new SshConnectionVar("10.0.0.1", 0, "10.0.0.2", 22),
+                new SshConnectionVar("10.0.0.1", 5, "10.0.0.2", 70000), new SshConnectionVar("10.0.0.1\nrule flush", 5, "10.0.0.2", 22)}) {
             assertEquals(List.of(), CommitConfirm.flowLookups(bad, "mgmt0"), String.valueOf(bad));
         }
         for (String dev : new String[] {null, "", "a b", "-x", "eth0\nrule", "x\"y", "sixteen-chars-xx"}) {
             assertEquals(List.of(), CommitConfirm.flowLookups(SSH, dev), String.valueOf(dev));
         }
         // a leading zero reads as the same address in ip's words: written as the number it is
-        assertTrue(CommitConfirm.flowLookups(new SshConnection("010.0.0.1", 5, "10.0.0.2", 22), "mgmt0").get(0)
+        assertTrue(CommitConfirm.flowLookups(new SshConnectionVar("010.0.0.1", 5, "10.0.0.2", 22), "mgmt0").get(0)
                 .startsWith("route get 10.0.0.1 from 10.0.0.2 "));
     }
 

@@ -1,4 +1,6 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
+
+import io.rocectl.probe.Layer;
 
 /**
  * What an error line means.

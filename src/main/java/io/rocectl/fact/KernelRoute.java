@@ -10,7 +10,7 @@ package io.rocectl.fact;
  * @param prefsrc preferred source or ""
  * @param gateway next hop or ""
  */
-public record Route(String type, String dst, String dev, int table, String scope, String prefsrc,
+public record KernelRoute(String type, String dst, String dev, int table, String scope, String prefsrc,
                     String gateway, String protocol, int metric) {
 
     /** The route in {@code ip route} syntax without the verb, e.g. "10.0.0.0/24 dev x table 100 ...". */

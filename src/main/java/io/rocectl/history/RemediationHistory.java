@@ -1,4 +1,4 @@
-package io.rocectl.report;
+package io.rocectl.history;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;

@@ -1,5 +1,6 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
 
+import io.rocectl.probe.Layer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
 
 import java.util.Locale;
 import java.util.Optional;

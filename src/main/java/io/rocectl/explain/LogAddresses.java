@@ -1,5 +1,6 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
 
+import io.rocectl.probe.NicEndpoint;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
 
 /**
  * One distinct event found in a log.

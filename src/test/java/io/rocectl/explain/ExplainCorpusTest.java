@@ -1,4 +1,4 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

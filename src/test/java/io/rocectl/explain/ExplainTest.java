@@ -1,5 +1,6 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
 
+import io.rocectl.probe.Layer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 class ExplainTest {
+    /** The log fixtures (kept with the probe's, where they were recorded). */
+    static String fixture(String name) throws Exception {
+        return java.nio.file.Files.readString(java.nio.file.Path.of("src/test/resources/fixtures/probe", name));
+    }
+
     @ParameterizedTest
     @CsvSource({
         "seeds/nccl-error12.txt, retry-exceeded, VERBS",
@@ -21,14 +27,14 @@ class ExplainTest {
         "seeds/ping-unreachable.txt, ping-host-unreachable, IP",
     })
     void seedLinesAreExplained(String file, String id, Layer layer) throws Exception {
-        List<Explanation> ex = Explain.explain(CheapProbeParserTest.fixture(file));
+        List<Explanation> ex = Explain.explain(fixture(file));
         assertTrue(ex.stream().anyMatch(e -> e.id().equals(id) && e.layer() == layer), ex.toString());
         assertTrue(ex.stream().allMatch(e -> !e.next().isBlank() && !e.meaning().isBlank()));
     }
 
     @Test
     void perftestSocketTypoAndOverflowAndNothing() throws Exception {
-        List<Explanation> ex = Explain.explain(CheapProbeParserTest.fixture("seeds/write-bw-exchange.txt"));
+        List<Explanation> ex = Explain.explain(fixture("seeds/write-bw-exchange.txt"));
         assertTrue(ex.stream().anyMatch(e -> e.id().equals("perftest-socket")), "seed's 'socket/rdam_cm' spelling");
         assertEquals("neighbour-table-overflow",
                 Explain.explain("[12345.6] neighbour: arp_cache: neighbor table overflow!").get(0).id());
@@ -37,8 +43,8 @@ class ExplainTest {
 
     @Test
     void highestLayerFirst() throws Exception {
-        List<Explanation> ex = Explain.explain(CheapProbeParserTest.fixture("seeds/write-bw-exchange.txt")
-                + "\n" + CheapProbeParserTest.fixture("seeds/rping-rejected.txt")
+        List<Explanation> ex = Explain.explain(fixture("seeds/write-bw-exchange.txt")
+                + "\n" + fixture("seeds/rping-rejected.txt")
                 + "\nNCCL WARN socketProgress: Connection closed by remote peer");
         assertTrue(ex.size() >= 3, ex.toString());
         for (int i = 1; i < ex.size(); i++) assertTrue(ex.get(i - 1).layer().compareTo(ex.get(i).layer()) >= 0, ex.toString());

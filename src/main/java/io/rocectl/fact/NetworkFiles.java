@@ -15,7 +15,7 @@ import java.util.Map;
  *              {@code /run/systemd/system} exists), {@code networkd_enabled}, {@code nm_running},
  *              {@code nmcli}
  */
-public record HostFiles(Map<String, String> files, Map<String, String> links, Map<String, String> flags) {
+public record NetworkFiles(Map<String, String> files, Map<String, String> links, Map<String, String> flags) {
     static final String FILE = "@@rocectl-file@@ ";
     static final String LINK = "@@rocectl-link@@ ";
     static final String FLAG = "@@rocectl-flag@@ ";
@@ -58,10 +58,10 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
      * The same read as a fact, so it can ride along with the network snapshot (read without
      * become: only where the login user is root, see {@code HostNics}).
      */
-    public static final Fact<HostFiles> FACT = new Fact<>("host_files", SCRIPT, HostFiles::parse);
+    public static final Fact<NetworkFiles> FACT = new Fact<>("host_files", SCRIPT, NetworkFiles::parse);
 
     /** Parses the output of {@link #command()}; each file's content is exactly as on disk. */
-    public static HostFiles parse(String out) {
+    public static NetworkFiles parse(String out) {
         Map<String, String> files = new LinkedHashMap<>();
         Map<String, String> links = new LinkedHashMap<>();
         Map<String, String> flags = new LinkedHashMap<>();
@@ -87,7 +87,7 @@ public record HostFiles(Map<String, String> files, Map<String, String> links, Ma
             }
         }
         if (cur != null) files.put(cur, stripAddedNewline(buf.toString()));
-        return new HostFiles(files, links, flags);
+        return new NetworkFiles(files, links, flags);
     }
 
     /** Undoes the newline the "echo" after each file added. */

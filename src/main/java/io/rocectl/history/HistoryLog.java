@@ -1,4 +1,4 @@
-package io.rocectl.cli;
+package io.rocectl.history;
 
 import io.rocectl.fs.StateRead;
 import java.io.IOException;
@@ -20,18 +20,18 @@ import java.util.concurrent.TimeUnit;
  * standard {@code logger} tool, so whatever the machine runs -- journald, rsyslog -- receives it)
  * and a JSON line in the history file, rotated by size (one previous generation kept).
  */
-final class Trail {
+public final class HistoryLog {
     /** The history file is rotated to FILE.1 when a line would take it past this size. */
-    static final long MAX_HISTORY_BYTES = 1L << 20;
+    public static final long MAX_HISTORY_BYTES = 1L << 20;
     static final String TAG = "rocectl";
 
-    private Trail() {}
+    private HistoryLog() {}
 
     /** Of each history generation, at most this much (its newest lines) is read back. */
     static final long MAX_HISTORY_READ = 4 * MAX_HISTORY_BYTES;
 
     /** The history so far (the previous generation, then the current file); empty when there is none. */
-    static String readHistory(Path file) {
+    public static String readHistory(Path file) {
         return readHistory(file, new ArrayList<>());
     }
 
@@ -40,7 +40,7 @@ final class Trail {
      * adds a warning naming it to {@code warnings} and counts with what could be read of it (the
      * lines invalid UTF-8 damaged are skipped by the parser), or as empty.
      */
-    static String readHistory(Path file, List<String> warnings) {
+    public static String readHistory(Path file, List<String> warnings) {
         StringBuilder sb = new StringBuilder();
         for (Path p : List.of(rotated(file), file)) {
             StateRead r = StateRead.tail(p, MAX_HISTORY_READ);
@@ -54,7 +54,7 @@ final class Trail {
      * Appends one line (mode 0644; never through a symlink), first moving the file to FILE.1 when
      * the line would take it past {@link #MAX_HISTORY_BYTES}.
      */
-    static void append(Path file, String line) throws IOException {
+    public static void append(Path file, String line) throws IOException {
         Path abs = file.toAbsolutePath();
         Files.createDirectories(abs.getParent());
         byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
@@ -86,7 +86,7 @@ final class Trail {
         }
     }
 
-    static Path rotated(Path file) {
+    public static Path rotated(Path file) {
         return file.resolveSibling(file.getFileName() + ".1");
     }
 
@@ -95,7 +95,7 @@ final class Trail {
      * of its input as one message). {@code socket} null = the system's ({@code /dev/log}).
      * A machine without logger, or a logger that fails, gets one warning on {@code err}.
      */
-    static void syslog(List<String> lines, String priority, Path socket, PrintStream err) {
+    public static void syslog(List<String> lines, String priority, Path socket, PrintStream err) {
         if (lines.isEmpty()) return;
         List<String> argv = new ArrayList<>(List.of("logger", "-t", TAG, "-p", priority));
         if (socket != null) argv.addAll(List.of("--socket-errors=on", "-u", socket.toString()));

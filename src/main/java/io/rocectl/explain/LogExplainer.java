@@ -1,4 +1,4 @@
-package io.rocectl.probe;
+package io.rocectl.explain;
 
 import java.io.IOException;
 import java.io.Reader;

@@ -1,4 +1,4 @@
-package io.rocectl.cli;
+package io.rocectl.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,20 +22,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The remediation trail's files and syslog lines, with real files, a real logger and a real socket. */
-class TrailTest {
+class HistoryLogTest {
 
     @Test
     void historyIsAppendedWithMode0644AndRotatedBySize(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("state/history.jsonl");
-        Trail.append(f, "{\"a\":1}");
-        Trail.append(f, "{\"a\":2}");
+        HistoryLog.append(f, "{\"a\":1}");
+        HistoryLog.append(f, "{\"a\":2}");
         assertEquals("{\"a\":1}\n{\"a\":2}\n", Files.readString(f));
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
-        Files.writeString(f, "x".repeat((int) Trail.MAX_HISTORY_BYTES - 3) + "\n");
-        Trail.append(f, "{\"a\":3}");
+        Files.writeString(f, "x".repeat((int) HistoryLog.MAX_HISTORY_BYTES - 3) + "\n");
+        HistoryLog.append(f, "{\"a\":3}");
         assertEquals("{\"a\":3}\n", Files.readString(f), "the full file moved to .1, the line starts a new one");
-        assertTrue(Files.readString(Trail.rotated(f)).startsWith("xxx"));
-        assertTrue(Trail.readHistory(f).endsWith("{\"a\":3}\n\n"), "both generations are read, the current one last");
+        assertTrue(Files.readString(HistoryLog.rotated(f)).startsWith("xxx"));
+        assertTrue(HistoryLog.readHistory(f).endsWith("{\"a\":3}\n\n"), "both generations are read, the current one last");
     }
 
     @Test
@@ -50,8 +50,8 @@ class TrailTest {
         b.write(e);
         Files.write(f, b.toByteArray());
         List<String> warnings = new java.util.ArrayList<>();
-        String text = Trail.readHistory(f, warnings);
-        assertEquals(2, io.rocectl.report.RemediationHistory.parse(text).size(), text);
+        String text = HistoryLog.readHistory(f, warnings);
+        assertEquals(2, io.rocectl.history.RemediationHistory.parse(text).size(), text);
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).startsWith("state file " + f + " holds invalid UTF-8"), warnings.get(0));
     }
@@ -60,16 +60,16 @@ class TrailTest {
     void aDirectoryInThePlaceOfTheHistoryIsAWarningNotACrash(@TempDir Path dir) throws Exception {
         Path f = Files.createDirectories(dir.resolve("history.jsonl"));
         List<String> warnings = new java.util.ArrayList<>();
-        assertEquals("", Trail.readHistory(f, warnings));
+        assertEquals("", HistoryLog.readHistory(f, warnings));
         assertTrue(warnings.get(0).contains(f + " is a directory, not a file"), warnings.toString());
-        assertThrows(java.io.IOException.class, () -> Trail.append(f, "{\"a\":1}"));
+        assertThrows(java.io.IOException.class, () -> HistoryLog.append(f, "{\"a\":1}"));
     }
 
     @Test
     void anAppendAfterATornLastLineStartsOnItsOwnLine(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("history.jsonl");
         Files.writeString(f, "{\"a\":1}\n{\"a\":");
-        Trail.append(f, "{\"a\":3}");
+        HistoryLog.append(f, "{\"a\":3}");
         assertEquals("{\"a\":1}\n{\"a\":\n{\"a\":3}\n", Files.readString(f));
     }
 
@@ -79,7 +79,7 @@ class TrailTest {
         Files.writeString(target, "keep\n");
         Path link = dir.resolve("history.jsonl");
         Files.createSymbolicLink(link, target);
-        assertThrows(java.io.IOException.class, () -> Trail.append(link, "{\"a\":1}"));
+        assertThrows(java.io.IOException.class, () -> HistoryLog.append(link, "{\"a\":1}"));
         assertEquals("keep\n", Files.readString(target));
     }
 
@@ -108,7 +108,7 @@ class TrailTest {
                 }
             });
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            Trail.syslog(List.of("remediate: re-applied the RoCE fix on gpu02", "two\nlines"), "user.notice", sock,
+            HistoryLog.syslog(List.of("remediate: re-applied the RoCE fix on gpu02", "two\nlines"), "user.notice", sock,
                     new PrintStream(err, true, StandardCharsets.UTF_8));
             String text = got.get(20, TimeUnit.SECONDS);
             assertEquals("", err.toString(StandardCharsets.UTF_8));
@@ -123,7 +123,7 @@ class TrailTest {
     @Test
     void aMissingSyslogSocketIsAWarningNotAFailure(@TempDir Path dir) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Trail.syslog(List.of("x"), "user.notice", dir.resolve("nothing-listens"), new PrintStream(err, true, StandardCharsets.UTF_8));
+        HistoryLog.syslog(List.of("x"), "user.notice", dir.resolve("nothing-listens"), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("warning"), err.toString(StandardCharsets.UTF_8));
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Ansible's tests ({@code is changed}, {@code is match}, {@code is version}, ...) and Jinja's where Jinjava's differ. */
-final class Tests {
+final class JinjaTests {
     interface Fn {
         boolean test(Object v, List<Object> a, Map<String, Object> kw);
     }
@@ -19,7 +19,7 @@ final class Tests {
     private static final java.util.Set<String> REGEX = java.util.Set.of("match", "search", "regex");
     private static final java.util.Set<String> MULTI_ARG = java.util.Set.of("match", "search", "regex", "version", "version_compare");
 
-    private Tests() {}
+    private JinjaTests() {}
 
     private static ExpTest test(String name, boolean acceptUndefined, Fn fn) {
         return new ExpTest() {
