@@ -37,7 +37,7 @@ import java.util.concurrent.Callable;
  * {@code rocectl demo}: the whole problem and the whole fix on this machine: a lab cluster with
  * every NIC in one subnet, the broken matrix, the fix playbook on the implicated hosts (the
  * remediation loop of {@code remediate}), the clean matrix; then the RDMA layers on the lab's
- * emulated devices: the NCCL file checked, IRQ and memlock tuning, a health pass.
+ * emulated devices: the NCCL file checked, IRQ and memlock tuning, a health pass, an audit.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Bring up a lab (needs root), show the broken NIC-pair matrix, apply the fix, show it clean.")
@@ -165,6 +165,14 @@ public final class DemoCommand implements Callable<Integer> {
                     times.put("health", secs(t));
                     System.out.print(HealthReport.text(h.ports(), h.unreachable()));
                     rdmaOk &= h.exitCode() == ExitCodes.OK && !h.ports().isEmpty();
+                    System.out.println();
+                    System.out.println("== 7b. audit: rocectl audit -i " + lab.inventory());
+                    t = System.nanoTime();
+                    io.rocectl.audit.AuditReport.Audit audit = AuditCommand.pass(fleet, hostList,
+                            AuditCommand.groups(fleet, hostList, List.of()), null, pool, conn.forks, fleet.commandTimeout());
+                    times.put("audit", secs(t));
+                    System.out.print(io.rocectl.audit.AuditReport.text(audit));
+                    rdmaOk &= AuditCommand.exitCode(audit) == ExitCodes.OK;
                     boolean found = true;
                     if (faults) {
                         found = lossyLink(lab, pool, hostList, fleet, conn.forks, times)

@@ -142,12 +142,14 @@ public class LabCommand implements Callable<Integer> {
     @Command(name = "break", mixinStandardHelpOptions = true,
             description = "Inject a fault: link-down, link-up, arp-reset, rule-del, route-flush, neigh-poison, sshd-stop,"
                     + " sshd-start, loss PCT, mtu [MTU] (switch port, default 1280), reboot,"
-                    + " counters --kind KIND [AMOUNT] (the NIC's emulated RDMA port).")
+                    + " counters --kind KIND [AMOUNT] (the NIC's emulated RDMA port); outliers for audit: rate [GBPS],"
+                    + " firmware [VER], nic-mtu [MTU], sysctl KEY=VALUE.")
     public static class Break implements Callable<Integer> {
         @Mixin Target target;
         @Parameters(index = "0", paramLabel = "FAULT", completionCandidates = Completions.LabFaults.class) String fault;
         @Parameters(index = "1", arity = "0..1", paramLabel = "ARG",
-                description = "loss: percentage; mtu: the MTU; counters: how much the counters move") String arg;
+                description = "loss: percentage; mtu, nic-mtu: the MTU; counters: how much the counters move; rate: Gb/s;"
+                        + " firmware: the version; sysctl: KEY=VALUE") String arg;
         @Option(names = "--host", required = true) String host;
         @Option(names = "--nic", description = "one fabric NIC, e.g. ens2f0") String nic;
         @Option(names = "--kind", completionCandidates = CounterKinds.class,
@@ -157,7 +159,7 @@ public class LabCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             return guard(() -> {
-                if (arg != null && !fault.equals("loss") && !fault.equals("mtu") && !fault.equals("counters")) {
+                if (arg != null && !io.rocectl.lab.Faults.WITH_ARG.contains(fault)) {
                     throw new InputError("argument ARG", 0, 0, "fault '" + fault + "' takes no argument (got '" + arg + "')");
                 }
                 if (kind != null && !fault.equals("counters")) {

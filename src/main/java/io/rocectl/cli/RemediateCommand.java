@@ -74,7 +74,8 @@ public final class RemediateCommand implements Callable<Integer> {
 
     @Option(names = "--health", description = "After the probe and fix rounds, a health pass (as rocectl health) on the same "
             + "hosts: its table (or JSON key \"health\", or its metrics in --metrics) and, when a port is degraded or down "
-            + "while every pair is up, exit 2.")
+            + "while every pair is up, exit 2; then an audit (as rocectl audit: its table, JSON key \"audit\", its metrics), "
+            + "which does not change the exit code.")
     boolean health;
 
     @Option(names = "--health-state-dir", paramLabel = "DIR",
@@ -128,6 +129,8 @@ public final class RemediateCommand implements Callable<Integer> {
             ProbeReport r = ProbeCommand.report(res.last());
             HealthCommand.Pass hp = !health ? null : HealthCommand.pass(hosts, pool, fleet.forks(), fleet.commandTimeout(),
                     HealthCommand.store(healthStateDir, scope), fleet::varsFor);
+            io.rocectl.audit.AuditReport.Audit ap = !health ? null : AuditCommand.pass(fleet, hosts,
+                    AuditCommand.groups(fleet, hosts, List.of()), null, pool, fleet.forks(), fleet.commandTimeout());
             io.rocectl.slurm.SlurmDrain.Outcome drained = drainStep == null ? null
                     : drainStep.run(pool, res.last().diagnosis(), hp, check, fleet.commandTimeout());
             AckVerdict av = AckVerdict.of(acks, r, hp);
@@ -136,6 +139,7 @@ public final class RemediateCommand implements Callable<Integer> {
             Map<String, Object> extra = new java.util.LinkedHashMap<>();
             extra.put("remediation", remediation(res, nanos));
             if (hp != null) extra.put("health", healthJson(hp));
+            if (ap != null) extra.put("audit", io.rocectl.audit.AuditReport.tree(ap));
             if (drained != null) extra.put("slurm", drained.json());
             if (!acks.isEmpty()) extra.put("acks", av.json());
             ReportFiles.write(report, html, r, res.last(), extra, "rocectl remediate: " + r.pairSet() + (check ? " (check mode)"
@@ -146,6 +150,7 @@ public final class RemediateCommand implements Callable<Integer> {
                 ReportFiles.atomic(metrics, io.rocectl.report.PromMetrics.render(r, java.time.Instant.now(),
                         RemediationTrail.nics(res.last()), rec.metrics())
                         + (hp == null ? "" : io.rocectl.health.HealthReport.prometheus(hp.ports()))
+                        + (ap == null ? "" : io.rocectl.audit.AuditReport.prometheus(ap, java.time.Instant.now()))
                         + (drained == null ? "" : drained.metrics()) + (acks.isEmpty() ? "" : av.metrics()));
             }
             if (json) {
@@ -160,6 +165,11 @@ public final class RemediateCommand implements Callable<Integer> {
                     System.out.println();
                     System.out.println("== health");
                     System.out.print(io.rocectl.health.HealthReport.text(hp.ports(), hp.unreachable()));
+                }
+                if (ap != null) {
+                    System.out.println();
+                    System.out.println("== audit");
+                    System.out.print(io.rocectl.audit.AuditReport.text(ap));
                 }
                 if (drained != null) {
                     System.out.println();

@@ -16,7 +16,7 @@ public final class RocectlCommand {
     /** The subcommands, in the order help lists them. */
     static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ShellCommand.class, InventoryCommand.class,
             ProbeCommand.class, RemediateCommand.class, AckCommand.class, DoctorCommand.class, ExplainCommand.class, HealthCommand.class,
-            DemoCommand.class, LabCommand.class, ModulesCommand.class, CompletionCommand.class, ManCommand.class);
+            AuditCommand.class, DemoCommand.class, LabCommand.class, ModulesCommand.class, CompletionCommand.class, ManCommand.class);
 
     /** The whole command tree. */
     public static CommandLine commandLine() {

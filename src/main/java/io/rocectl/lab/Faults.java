@@ -9,9 +9,15 @@ import java.util.List;
 
 /** {@code rocectl lab break FAULT --host H [--nic N]}: faults injected into one host of a running lab. */
 public final class Faults {
-    /** Every fault name. {@code loss} takes a percentage argument, {@code mtu} an MTU (default 1280; 1500 restores). */
+    /**
+     * Every fault name. {@code loss} takes a percentage argument, {@code mtu} an MTU (default 1280; 1500 restores);
+     * {@code rate}, {@code firmware}, {@code nic-mtu} and {@code sysctl} make an outlier ({@link OutlierFaults}).
+     */
     public static final List<String> NAMES = List.of("link-down", "link-up", "arp-reset", "rule-del", "route-flush",
-            "neigh-poison", "sshd-stop", "sshd-start", "loss", "mtu", "reboot", "counters");
+            "neigh-poison", "sshd-stop", "sshd-start", "loss", "mtu", "reboot", "counters", "rate", "firmware", "nic-mtu",
+            "sysctl");
+    /** Faults that take ARG. */
+    public static final List<String> WITH_ARG = List.of("loss", "mtu", "counters", "rate", "firmware", "nic-mtu", "sysctl");
     /** Kinds of {@code counters} (see {@link RdmaCounterFaults}). */
     public static final List<String> COUNTER_KINDS = RdmaCounterFaults.KINDS;
 
@@ -107,6 +113,7 @@ public final class Faults {
             }
             case "reboot" -> BootSimulation.reboot(s, h, out);
             case "counters" -> RdmaCounterFaults.inject(s, h, nic == null ? List.of(first) : nics, arg, out);
+            case "rate", "firmware", "nic-mtu", "sysctl" -> OutlierFaults.inject(s, h, first, fault, arg, out);
             default -> throw new IllegalStateException(fault);
         }
         return s;

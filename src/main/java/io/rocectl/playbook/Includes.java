@@ -82,7 +82,7 @@ final class Includes {
         return reading(err, f, () -> {
             YamlSource.Parsed p = YamlSource.parse(f, display(f));
             if (p.root() == null) return List.of();
-            return loader.taskList(p.source(), p.root(), tags, when, handler, noLog);
+            return loader.tasks.taskList(p.source(), p.root(), tags, when, handler, noLog);
         });
     }
 

@@ -121,21 +121,21 @@ final class Roles {
                     name = src.scalar(v, "a role name");
                     nameNode = v;
                 }
-                case "tags" -> ownTags.addAll(PlaybookLoader.tagList(src, v));
+                case "tags" -> ownTags.addAll(FieldReaders.tagList(src, v));
                 case "when" -> {
-                    PlaybookLoader.checkConditions(src, v);
-                    ownWhen.addAll(PlaybookLoader.conditionList(src, v));
+                    FieldReaders.checkConditions(src, v);
+                    ownWhen.addAll(FieldReaders.conditionList(src, v));
                 }
                 case "vars" -> {
-                    PlaybookLoader.checkTemplates(src, v);
-                    params.putAll(PlaybookLoader.stringMap(src, v, "vars"));
+                    FieldReaders.checkTemplates(src, v);
+                    params.putAll(FieldReaders.stringMap(src, v, "vars"));
                 }
                 case "become" -> throw src.error(t.getKeyNode(), "'become' on a role is not supported by rocectl: "
                         + "set it in the play or on the role's tasks");
                 default -> {
                     // any other key is a role parameter (as Ansible reads it)
                     if (!k.matches("[A-Za-z_][A-Za-z0-9_]*")) throw src.error(t.getKeyNode(), "'" + k + "' is not a valid variable name");
-                    PlaybookLoader.checkTemplates(src, v);
+                    FieldReaders.checkTemplates(src, v);
                     params.put(k, src.value(v));
                 }
             }
@@ -194,7 +194,7 @@ final class Roles {
                 if (tf != null) tasks = includes.tasksFile(err, tf, tags, when, false, noLog);
                 Path hf = main(roleDir.resolve("handlers"), handlersFrom == null ? "main" : handlersFrom);
                 if (hf != null && acc.handlersOf.add(roleDir)) {
-                    for (Task h : PlaybookLoader.handlers(includes.tasksFile(err, hf, tags, List.of(), true, noLog))) {
+                    for (Task h : Handlers.handlers(includes.tasksFile(err, hf, tags, List.of(), true, noLog))) {
                         acc.handlers.add(handler(h, roleName, scope));
                     }
                 }
@@ -242,8 +242,8 @@ final class Roles {
     private static Map<String, Object> varsFile(Path f) {
         YamlSource.Parsed p = YamlSource.parse(f, Includes.display(f));
         if (p.root() == null) return Map.of();
-        PlaybookLoader.checkTemplates(p.source(), p.root());
-        return new LinkedHashMap<>(PlaybookLoader.stringMap(p.source(), p.root(), "a vars file"));
+        FieldReaders.checkTemplates(p.source(), p.root());
+        return new LinkedHashMap<>(FieldReaders.stringMap(p.source(), p.root(), "a vars file"));
     }
 
     /**

@@ -26,6 +26,17 @@ import java.util.stream.IntStream;
  * a host whose every NIC shows the same ARP/route symptom is a host config fault, a NIC blamed
  * in all its pairs (or failing every pair while its peers work) a NIC fault, the rest pair
  * faults; reachability components name partitions.
+ *
+ * <p>Why this is one long class: its bulk is one body of per-endpoint state (pairs ok and failed,
+ * causes, blame, failures as source and as destination, pings lost, the union-find of the ok
+ * pairs, the host-pair matrix), written by every pair fed in ({@link #fold}, {@link #pass},
+ * {@link #pair}) and both read and rewritten when the pass ends: the loss judgement moves a lossy
+ * NIC's pairs from ok to failed, and localisation reads every counter. Split into classes, that
+ * state would be handed between them or left in package-private fields that several classes
+ * write, the shape issue 29 names as the problem of {@code PlayRun}. What needs none of it is
+ * already static ({@link #classify}, {@link #fluxSiblings(NicEndpoint, List, HostState)},
+ * {@link #withReverse}, {@link #lossPValue}), and the attribution of failures to faults already has
+ * its own class ({@link FaultAttribution}).
  */
 public final class Diagnoser {
     private static final Set<Cause> BLAME_DST = EnumSet.of(Cause.ARP_FLUX, Cause.ARP_WRONG_MAC);

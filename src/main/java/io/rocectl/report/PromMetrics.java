@@ -117,7 +117,8 @@ public final class PromMetrics {
                 "Runs in the last 24 h that fixed this host (hosts fixed by the last run); a fault that keeps coming back.", recur);
     }
 
-    private static void gauge(StringBuilder sb, String name, String help, Map<String, Double> samples) {
+    /** One gauge family: HELP, TYPE and one sample per label set (shared with the audit's metrics). */
+    public static void gauge(StringBuilder sb, String name, String help, Map<String, Double> samples) {
         sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
         sb.append("# TYPE ").append(name).append(" gauge\n");
         samples.forEach((labels, v) -> sb.append(name).append('{').append(labels).append("} ").append(num(v)).append('\n'));
@@ -128,7 +129,8 @@ public final class PromMetrics {
         return String.format(Locale.ROOT, "%.3f", v);
     }
 
-    private static String esc(String s) {
+    /** A label value escaped for the text exposition format. */
+    public static String esc(String s) {
         return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 }

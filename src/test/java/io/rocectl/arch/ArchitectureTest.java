@@ -37,7 +37,7 @@ class ArchitectureTest {
             "org.jgrapht", Set.of("probe"),
             "com.hubspot.jinjava", Set.of("template"),
             "picocli", Set.of("cli"),
-            "com.fasterxml.jackson", Set.of("cli", "event", "health", "history", "inventory", "lab", "report"));
+            "com.fasterxml.jackson", Set.of("audit", "cli", "event", "health", "history", "inventory", "lab", "report"));
 
     /** Package -> the packages it may depend on (the layering). */
     static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
@@ -63,6 +63,7 @@ class ArchitectureTest {
             Map.entry("history", Set.of("fs")),
             Map.entry("report", Set.of("hostset", "probe")),
             Map.entry("health", Set.of("fact", "fs", "nic", "op", "transport")),
+            Map.entry("audit", Set.of("error", "fact", "health", "hostset", "nic", "op", "report", "transport", "yaml")),
             Map.entry("modules", Set.of()),
             Map.entry("modules.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders
             Map.entry("modules.roce", Set.of("exec", "fact", "hostset", "module", "nic", "op", "probe", "remediate",
@@ -70,7 +71,7 @@ class ArchitectureTest {
             Map.entry("remediate", Set.of("exec", "fs", "hostset", "module", "nic", "op", "probe", "transport")),
             Map.entry("lab", Set.of("error", "fs", "transport")),
             Map.entry("slurm", Set.of("error", "health", "hostset", "probe", "transport")),
-            Map.entry("cli", Set.of("ack", "error", "event", "exec", "explain", "history", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
+            Map.entry("cli", Set.of("ack", "audit", "error", "event", "exec", "explain", "history", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
                     "probe", "remediate", "report", "slurm", "transport", "transport.ssh", "yaml")));
 
     static final Pattern INTERNAL = Pattern.compile("\\bio\\.rocectl\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");
