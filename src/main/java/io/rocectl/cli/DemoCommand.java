@@ -166,7 +166,7 @@ public final class DemoCommand implements Callable<Integer> {
                     System.out.println();
                     System.out.println("== 7. health: rocectl health -i " + lab.inventory());
                     t = System.nanoTime();
-                    HealthCommand.Pass h = HealthCommand.pass(hostList, pool, conn.forks, fleet.commandTimeout(), store);
+                    HealthCommand.Pass h = HealthCommand.pass(hostList, pool, conn.forks, fleet.commandTimeout(), store, fleet::varsFor);
                     times.put("health", secs(t));
                     System.out.print(HealthReport.text(h.ports(), h.unreachable()));
                     rdmaOk &= h.exitCode() == ExitCodes.OK && !h.ports().isEmpty();
@@ -311,7 +311,7 @@ public final class DemoCommand implements Callable<Integer> {
         Faults.inject(lab, "counters", "symbol-errors", host, nic.name(), System.out);
         System.out.println("== 15. health");
         long t = System.nanoTime();
-        HealthCommand.Pass h = HealthCommand.pass(hostList, pool, forks, fleet.commandTimeout(), store);
+        HealthCommand.Pass h = HealthCommand.pass(hostList, pool, forks, fleet.commandTimeout(), store, fleet::varsFor);
         times.put("health (fault)", secs(t));
         System.out.print(HealthReport.text(h.ports(), h.unreachable()));
         var bad = h.notOk();

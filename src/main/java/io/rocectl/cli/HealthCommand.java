@@ -6,7 +6,10 @@ import io.rocectl.exec.FanOut;
 import io.rocectl.health.HealthReport;
 import io.rocectl.health.HealthSample;
 import io.rocectl.health.HealthStore;
+import io.rocectl.health.HealthHistory;
+import io.rocectl.health.HealthSelection;
 import io.rocectl.health.HealthVerdict;
+import io.rocectl.health.HealthWindow;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 /**
  * {@code rocectl health -i INV}: one round trip per host reading every RDMA port's sysfs state and
@@ -41,19 +45,37 @@ public final class HealthCommand implements Callable<Integer> {
                     + "$ROCECTL_STATE_DIR, else /var/lib/rocectl as root, else $XDG_STATE_HOME/rocectl).")
     Path stateDir;
 
+    @Option(names = "--flap-window", paramLabel = "DURATION", defaultValue = "6h",
+            description = "An ACTIVE port that flapped within this window is degraded (default 6h, as aznhc; 0 turns it off; "
+                    + "s, m, h, d).")
+    String flapWindow;
+
+    @Option(names = "--error-window", paramLabel = "DURATION", defaultValue = "1h",
+            description = "Window for the error counters per hour and the CNP and pause rates (default 1h; 0 turns it off).")
+    String errorWindow;
+
+    @Option(names = "--errors-per-hour", paramLabel = "N", defaultValue = "120",
+            description = "Symbol errors (and the other link error counters) per hour above which a port is degraded "
+                    + "(default 120, as NVSentinel).")
+    long errorsPerHour;
+
     @Override
     public Integer call() throws Exception {
         if (!List.of("text", "json", "prometheus").contains(output)) {
             throw new InputError("option --output", 0, 0, "must be text, json or prometheus, not '" + output + "'");
         }
+        HealthWindow.Settings settings = settings(flapWindow, errorWindow, errorsPerHour);
         Fleet fleet = Fleet.load(inv, conn);
         List<String> hosts = fleet.resolve(inv.limit == null ? "all" : inv.limit);
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
         HealthStore store = store(stateDir, clusterOption.scope(fleet, inv));
         Pass pass;
         try (ConnectionPool pool = fleet.pool()) {
-            pass = pass(hosts, pool, fleet.forks(), fleet.commandTimeout(), store);
+            pass = pass(hosts, pool, fleet.forks(), fleet.commandTimeout(), store, fleet::varsFor, settings,
+                    java.time.Clock.systemUTC());
         }
+        // the ports left out, said by health itself (remediate --quiet from cron must stay silent on them)
+        for (String n : pass.notes()) System.err.println("rocectl: note: " + n);
         List<HealthVerdict.PortHealth> ports = pass.ports();
         Map<String, String> unreachable = pass.unreachable();
         switch (output) {
@@ -64,6 +86,23 @@ public final class HealthCommand implements Callable<Integer> {
         return pass.exitCode();
     }
 
+    /** The window settings from the options; a bad one is exit 5 naming the option. */
+    static HealthWindow.Settings settings(String flap, String errors, long perHour) {
+        java.time.Duration f, e;
+        try {
+            f = HealthWindow.parseDuration(flap);
+        } catch (IllegalArgumentException x) {
+            throw new InputError("option --flap-window", 0, 0, x.getMessage());
+        }
+        try {
+            e = HealthWindow.parseDuration(errors);
+        } catch (IllegalArgumentException x) {
+            throw new InputError("option --error-window", 0, 0, x.getMessage());
+        }
+        if (perHour < 0) throw new InputError("option --errors-per-hour", 0, 0, "must be 0 or more, not " + perHour);
+        return new HealthWindow.Settings(f, e, perHour);
+    }
+
     /** The store: {@code dir} as given, else the cluster's (see {@link StateScope}). */
     static HealthStore store(Path dir, StateScope scope) {
         if (dir != null) return new HealthStore(dir);
@@ -72,7 +111,11 @@ public final class HealthCommand implements Callable<Integer> {
     }
 
     /** One health pass: every port's verdict, and the hosts that could not be sampled (with why). */
-    public record Pass(List<HealthVerdict.PortHealth> ports, Map<String, String> unreachable) {
+    public record Pass(List<HealthVerdict.PortHealth> ports, Map<String, String> unreachable, List<String> notes) {
+        public Pass(List<HealthVerdict.PortHealth> ports, Map<String, String> unreachable) {
+            this(ports, unreachable, List.of());
+        }
+
         /** 0 when every port is ok, 2 when one is degraded or down, 4 when a host was unreachable. */
         public int exitCode() {
             if (!unreachable.isEmpty()) return ExitCodes.UNREACHABLE;
@@ -84,11 +127,19 @@ public final class HealthCommand implements Callable<Integer> {
         }
     }
 
+    /** {@link #pass(List, ConnectionPool, int, java.time.Duration, HealthStore, Function, HealthWindow.Settings, java.time.Clock)} with the default windows, now. */
+    static Pass pass(List<String> hosts, ConnectionPool pool, int forks, java.time.Duration timeout, HealthStore store,
+                     Function<String, Map<String, Object>> vars) throws Exception {
+        return pass(hosts, pool, forks, timeout, store, vars, HealthWindow.Settings.DEFAULTS, java.time.Clock.systemUTC());
+    }
+
     /**
-     * Samples the hosts (one round trip each), judges each against its previous sample in the
-     * store and keeps the new one. Shared by {@code health}, {@code remediate --health} and the demo.
+     * Samples the hosts (one round trip each), judges each RoCE NIC's port against its previous
+     * sample and its history in the store (windows: {@code settings}, time: {@code clock}) and keeps
+     * the new sample and history. Shared by {@code health}, {@code remediate --health} and the demo.
      */
-    static Pass pass(List<String> hosts, ConnectionPool pool, int forks, java.time.Duration timeout, HealthStore store)
+    static Pass pass(List<String> hosts, ConnectionPool pool, int forks, java.time.Duration timeout, HealthStore store,
+                     Function<String, Map<String, Object>> vars, HealthWindow.Settings settings, java.time.Clock clock)
             throws Exception {
         List<HealthVerdict.PortHealth> ports = new ArrayList<>();
         Map<String, String> unreachable = new LinkedHashMap<>();
@@ -99,6 +150,8 @@ public final class HealthCommand implements Callable<Integer> {
         }
         Map<String, FanOut.Outcome> outs = FanOut.run(hosts,
                 h -> HealthSample.command(before.containsKey(h) ? before.get(h).epoch() : 0), pool, forks, timeout);
+        long now = clock.instant().getEpochSecond();
+        List<String> notes = new ArrayList<>();
         for (String h : hosts) {
             FanOut.Outcome o = outs.get(h);
             if (o == null || o.result() == null) {
@@ -113,18 +166,24 @@ public final class HealthCommand implements Callable<Integer> {
             }
             String raw = o.result().stdout();
             HealthSample prev = before.get(h);
-            HealthSample now;
+            HealthSample cur;
+            HealthSelection sel;
             try {
-                now = HealthSample.parse(h, raw);
+                cur = HealthSample.parse(h, raw);
+                Map<String, Object> v = vars.apply(h);
+                sel = HealthSelection.of(cur, raw, v::get, v);
             } catch (IllegalArgumentException e) {
-                // a number out of range from the host: that host is not judged (nor kept), the others are
+                // a number out of range from the host, or a bad selection setting: that host is not judged (nor kept)
                 unreachable.put(h, e.getMessage());
                 continue;
             }
-            ports.addAll(HealthVerdict.judge(now, prev));
+            notes.addAll(sel.notes());
+            HealthHistory history = store.history(h);
+            ports.addAll(HealthWindow.judge(cur, prev, sel, history, settings, now));
             store.save(h, raw);
+            store.saveHistory(h, history);
         }
         for (String w : store.warnings()) System.err.println("rocectl: warning: " + w);
-        return new Pass(ports, unreachable);
+        return new Pass(ports, unreachable, notes);
     }
 }

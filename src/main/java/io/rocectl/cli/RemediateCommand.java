@@ -142,7 +142,7 @@ public final class RemediateCommand implements Callable<Integer> {
             ProbeCommand.requirePairs(inv, res.first(), focus);
             ProbeReport r = ProbeCommand.report(res.last());
             HealthCommand.Pass hp = !health ? null : HealthCommand.pass(hosts, pool, fleet.forks(), fleet.commandTimeout(),
-                    HealthCommand.store(healthStateDir, scope));
+                    HealthCommand.store(healthStateDir, scope), fleet::varsFor);
             io.rocectl.audit.AuditReport.Audit ap = !health ? null : AuditCommand.pass(fleet, hosts,
                     AuditCommand.groups(fleet, hosts, List.of()), null, pool, fleet.forks(), fleet.commandTimeout());
             io.rocectl.slurm.SlurmDrain.Outcome drained = drainStep == null ? null

@@ -15,6 +15,7 @@ import java.util.List;
  * directory is one cluster's (see {@code io.rocectl.cli.StateScope}): host names are unique only
  * within a cluster. A damaged sample file (invalid UTF-8, over {@link #MAX_SAMPLE_BYTES}, a
  * directory, a symlink) is no previous sample plus a warning naming it: that host starts over.
+ * Beside it, {@code DIR/HOST.history}: the host's {@link HealthHistory} for the windowed verdicts.
  */
 public final class HealthStore {
     /** A sample file over this size is not read back (and a sample this big is not kept). */
@@ -58,6 +59,36 @@ public final class HealthStore {
             OwnFiles.replace(f, raw, OwnFiles.PUBLIC);
         } catch (IOException | RuntimeException e) {
             warn("cannot keep the health sample of " + host + " in " + f + ": " + e.getMessage());
+        }
+    }
+
+    private Path historyFile(String host) {
+        file(host);
+        return dir.resolve(host + ".history");
+    }
+
+    /**
+     * The host's history ({@code DIR/HOST.history}), empty when none; a damaged file (invalid
+     * UTF-8, over {@link HealthHistory#MAX_BYTES}, a directory, a symlink) is an empty history plus
+     * a warning naming it, and the next save replaces it. Unreadable lines are skipped with a warning.
+     */
+    public HealthHistory history(String host) {
+        Path f = historyFile(host);
+        StateRead r = StateRead.whole(f, HealthHistory.MAX_BYTES);
+        if (r.warning() != null) warn(r.warning() + " (the health history of " + host + " starts over)");
+        if (r.text() == null) return new HealthHistory();
+        HealthHistory h = HealthHistory.parse(r.text());
+        if (h.skipped() > 0) warn("state file " + f + ": " + h.skipped() + " unreadable line(s) skipped");
+        return h;
+    }
+
+    /** Keeps the host's history, replacing the file atomically; a failure is a warning, the run goes on. */
+    public void saveHistory(String host, HealthHistory h) {
+        Path f = historyFile(host);
+        try {
+            OwnFiles.replace(f, h.format(), OwnFiles.PUBLIC);
+        } catch (IOException | RuntimeException e) {
+            warn("cannot keep the health history of " + host + " in " + f + ": " + e.getMessage());
         }
     }
 

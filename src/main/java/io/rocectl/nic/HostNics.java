@@ -174,6 +174,21 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
         if (snap.ifaces().isEmpty()) {
             throw new ModuleException("no interfaces from 'ip -j addr' (iproute2 missing or too old?)");
         }
+        NicSelection sel = selection(snap, setting, vars);
+        if (needNics && sel.nics().isEmpty() && !removalConfirmed(setting)) {
+            throw new ModuleException(sel.emptyMessage() + (explicitlyEmpty(setting)
+                    ? "; roce_nics is [] on purpose? set " + CONFIRM_REMOVE + ": true to remove rocectl's configuration"
+                    : ""));
+        }
+        return new HostNics(snap, sel, sections);
+    }
+
+    /**
+     * The RoCE NIC selection of a snapshot from the selection settings ({@code roce_nics},
+     * {@code roce_subnet}, {@code roce_force_mgmt}, {@code roce_mgmt_if}) and {@code ansible_host};
+     * {@code roce_nics: []} selects none. A bad setting is a ModuleException.
+     */
+    public static NicSelection selection(NetSnapshot snap, Function<String, Object> setting, Map<String, Object> vars) {
         Object subnet = setting.apply("roce_subnet");
         Object host = vars.get("ansible_host");
         Object mgmt = setting.apply("roce_mgmt_if");
@@ -192,12 +207,7 @@ public record HostNics(NetSnapshot snap, NicSelection sel, Map<String, String> s
             sel = new NicSelection(List.of(), sel.mgmtIf(), sel.mgmtIp(), sel.mgmtHow(), sel.notes(), "roce_nics []",
                     sel.seen());
         }
-        if (needNics && sel.nics().isEmpty() && !removalConfirmed(setting)) {
-            throw new ModuleException(sel.emptyMessage() + (explicitlyEmpty(setting)
-                    ? "; roce_nics is [] on purpose? set " + CONFIRM_REMOVE + ": true to remove rocectl's configuration"
-                    : ""));
-        }
-        return new HostNics(snap, sel, sections);
+        return sel;
     }
 
     /**

@@ -62,7 +62,7 @@ class ArchitectureTest {
             Map.entry("explain", Set.of("probe")),
             Map.entry("history", Set.of("fs")),
             Map.entry("report", Set.of("hostset", "probe")),
-            Map.entry("health", Set.of("fs", "transport")),
+            Map.entry("health", Set.of("fact", "fs", "nic", "op", "transport")),
             Map.entry("audit", Set.of("error", "fact", "health", "hostset", "nic", "op", "report", "transport", "yaml")),
             Map.entry("modules", Set.of()),
             Map.entry("modules.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders

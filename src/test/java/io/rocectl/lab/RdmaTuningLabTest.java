@@ -207,14 +207,19 @@ class RdmaTuningLabTest {
         assertTrue(port(down, "gpu01", "mlx5_0").path("reason").asText().startsWith("state 1: DOWN; phys_state 3: Disabled"));
         assertEquals("ok", port(down, "gpu02", "mlx5_1").path("verdict").asText(), "no new errors since the last sample");
         LabTestSupport.breakFault(s, "counters", "--host", "gpu01", "--nic", "ens1f0", "--kind", "port-up");
-        healthJson(0);
+        JsonNode back = healthJson(2);
+        assertEquals("degraded", port(back, "gpu01", "mlx5_0").path("verdict").asText(), back.toString());
+        assertEquals("flapped 1 time in the last 6h", port(back, "gpu01", "mlx5_0").path("reason").asText(),
+                "ACTIVE again, but it went down within the flap window");
+        Cli.Result off = Cli.run("health", "-i", s.inventory().toString(), "--state-dir", healthDir.toString(), "--flap-window", "0");
+        assertEquals(0, off.exitCode(), "without the flap window every port is ok: " + off.out() + off.err());
     }
 
     @Test
     @Order(7)
     void labHealthMetricsPassPromtool() throws Exception {
         Cli.Result r = Cli.run("health", "-i", s.inventory().toString(), "--state-dir", healthDir.toString(),
-                "--output", "prometheus");
+                "--output", "prometheus", "--flap-window", "0");
         assertEquals(0, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().contains("rocectl_rdma_port_health{host=\"gpu02\",device=\"mlx5_1\",port=\"1\",verdict=\"ok\"} 1\n"), r.out());
         String lint = promtoolFindings(r.out());
@@ -258,7 +263,7 @@ class RdmaTuningLabTest {
         quiet.add("--quiet");
         Cli.Result bad = Cli.run(quiet.toArray(String[]::new));
         assertEquals(2, bad.exitCode(), "every pair is up, a port is degraded: " + bad.out() + bad.err());
-        assertTrue(bad.out().matches("(?s)HOST .*\ngpu01 +mlx5_1 +1 +ens2f0 +degraded .*link_downed \\+1; link_error_recovery \\+1\n"),
+        assertTrue(bad.out().matches("(?s)HOST .*\ngpu01 +mlx5_1 +1 +ens2f0 +degraded .*link_downed \\+1; link_error_recovery \\+1; flapped 1 time in the last 6h\n"),
                 "quiet: only the port that is not ok:\n" + bad.out());
     }
 
