@@ -58,13 +58,28 @@ final class PlayVars {
         v.put("ansible_check_mode", ctx.opts().check());
         v.put("ansible_verbosity", ctx.opts().verbosity());
         v.put("playbook_dir", ctx.playbookDir());
-        layer(v, play.vars());
+        // play vars are lazy, as Ansible's: rendered when used, so they see what is above them
+        // (task vars, set_fact and registered values, -e) and what is set later in the play
+        deferAll(v, play.vars());
         layer(v, scopeVars);
         layer(v, taskVars);
         v.putAll(h.registered);
         for (Map.Entry<String, Object> e : ctx.opts().extraVars().entrySet()) {
             v.put(e.getKey(), templar.deferred(e.getValue(), v));
         }
+        return v;
+    }
+
+    /**
+     * What templated {@code tags:} see, as Ansible renders them before selecting: the play's vars
+     * and the extra vars (no host's).
+     */
+    Map<String, Object> forTags() {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("ansible_play_name", play.name());
+        v.put("playbook_dir", ctx.playbookDir());
+        deferAll(v, play.vars());
+        deferAll(v, ctx.opts().extraVars());
         return v;
     }
 
