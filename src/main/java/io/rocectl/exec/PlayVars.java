@@ -44,6 +44,8 @@ final class PlayVars {
         // registered results come from hosts and are data, never rendered
         for (Map.Entry<String, Object> e : h.inventoryVars.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
         v.putAll(h.facts);
+        // ansible_facts: the host's facts, gathered ones without their "ansible_" prefix
+        if (!h.facts.isEmpty() && !h.facts.containsKey("ansible_facts")) v.put("ansible_facts", factsView(h.facts));
         v.put("inventory_hostname", h.name);
         v.put("inventory_hostname_short", h.name.split("\\.")[0]);
         v.put("groups", ctx.inventory().groups());
@@ -88,6 +90,12 @@ final class PlayVars {
 
     private void deferAll(Map<String, Object> v, Map<String, Object> add) {
         for (Map.Entry<String, Object> e : add.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
+    }
+
+    private static Map<String, Object> factsView(Map<String, Object> facts) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        facts.forEach((k, x) -> out.put(k.startsWith("ansible_") ? k.substring("ansible_".length()) : k, x));
+        return out;
     }
 
     /** {@code group_names}: the host's groups, sorted, without {@code all} and {@code ungrouped}. */
