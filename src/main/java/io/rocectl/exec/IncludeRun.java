@@ -103,7 +103,7 @@ final class IncludeRun {
                 continue;
             }
             Block b = new Block(null, e.getKey().vars(), steps, List.of(), List.of(), Set.of(), t.mark());
-            List<Step> program = TagFilter.prune(List.of(b), ctx.opts().tags(), ctx.opts().skipTags());
+            List<Step> program = TagFilter.prune(List.of(b), ctx.opts().tags(), ctx.opts().skipTags(), run.vars().forTags());
             if (program.isEmpty()) continue;
             // failures inside stay here until the include returns, so an enclosing rescue still sees the host
             RunState local = new RunState();

@@ -67,9 +67,10 @@ final class PlayRun {
                     .mark(play.mark()).options(play.options()).build());
         }
         int from = 0;
+        Map<String, Object> tagVars = vars.forTags();
         for (int n : play.sections()) {
             steps.addAll(TagFilter.prune(Block.runnable(play.tasks().subList(from, from + n)), ctx.opts().tags(),
-                    ctx.opts().skipTags()));
+                    ctx.opts().skipTags(), tagVars));
             from += n;
             // as in Ansible, handlers notified in a section (pre_tasks, tasks, post_tasks) run at its end
             Task flush = Task.builder(Task.META).name("flush_handlers").args(Map.of("_raw_params", "flush_handlers"))

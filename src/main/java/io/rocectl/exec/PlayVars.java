@@ -44,6 +44,8 @@ final class PlayVars {
         // registered results come from hosts and are data, never rendered
         for (Map.Entry<String, Object> e : h.inventoryVars.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
         v.putAll(h.facts);
+        // ansible_facts: the host's facts, gathered ones without their "ansible_" prefix
+        if (!h.facts.isEmpty() && !h.facts.containsKey("ansible_facts")) v.put("ansible_facts", factsView(h.facts));
         v.put("inventory_hostname", h.name);
         v.put("inventory_hostname_short", h.name.split("\\.")[0]);
         v.put("groups", ctx.inventory().groups());
@@ -58,7 +60,9 @@ final class PlayVars {
         v.put("ansible_check_mode", ctx.opts().check());
         v.put("ansible_verbosity", ctx.opts().verbosity());
         v.put("playbook_dir", ctx.playbookDir());
-        layer(v, play.vars());
+        // play vars are lazy, as Ansible's: rendered when used, so they see what is above them
+        // (task vars, set_fact and registered values, -e) and what is set later in the play
+        deferAll(v, play.vars());
         layer(v, scopeVars);
         layer(v, taskVars);
         v.putAll(h.registered);
@@ -68,11 +72,30 @@ final class PlayVars {
         return v;
     }
 
+    /**
+     * What templated {@code tags:} see, as Ansible renders them before selecting: the play's vars
+     * and the extra vars (no host's).
+     */
+    Map<String, Object> forTags() {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("ansible_play_name", play.name());
+        v.put("playbook_dir", ctx.playbookDir());
+        deferAll(v, play.vars());
+        deferAll(v, ctx.opts().extraVars());
+        return v;
+    }
+
     /** Defaults of roles read by include_role, per role directory (seen by that role's tasks only). */
     final Map<String, Map<String, Object>> includedDefaults = new ConcurrentHashMap<>();
 
     private void deferAll(Map<String, Object> v, Map<String, Object> add) {
         for (Map.Entry<String, Object> e : add.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
+    }
+
+    private static Map<String, Object> factsView(Map<String, Object> facts) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        facts.forEach((k, x) -> out.put(k.startsWith("ansible_") ? k.substring("ansible_".length()) : k, x));
+        return out;
     }
 
     /** {@code group_names}: the host's groups, sorted, without {@code all} and {@code ungrouped}. */

@@ -43,6 +43,10 @@ public record RunOptions(int forks, boolean check, boolean diff, String limit, S
         return new RunOptions(forks, check, diff, limit, t, skipTags, extraVars, become, commandTimeout, retryDir, verbosity);
     }
 
+    public RunOptions withSkipTags(Set<String> t) {
+        return new RunOptions(forks, check, diff, limit, tags, t, extraVars, become, commandTimeout, retryDir, verbosity);
+    }
+
     public RunOptions withVerbosity(int v) {
         return new RunOptions(forks, check, diff, limit, tags, skipTags, extraVars, become, commandTimeout, retryDir, v);
     }

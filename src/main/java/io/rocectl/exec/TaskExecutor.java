@@ -128,6 +128,10 @@ final class TaskExecutor {
             if (list.isEmpty()) {
                 s = Status.SKIPPED;
                 data.put("skipped", true);
+            } else {
+                // as Ansible: skipped is registered for every loop, true when no item ran
+                data.put("skipped", allSkipped);
+                if (allSkipped) data.put("msg", "All items skipped");
             }
             register(host, task, data);
             String msg = failed ? "one or more items failed" : "";
@@ -321,6 +325,10 @@ final class TaskExecutor {
             List<Object> evaluated = new ArrayList<>();
             for (Object c : conds) evaluated.add(templar.condition(c, vars));
             args.put("that", evaluated);
+            // the conditions as written: Ansible registers the failed one as "assertion"
+            List<Object> source = new ArrayList<>();
+            for (Object c : conds) source.add(c == null ? "" : Py.str(c));
+            args.put("_that_source", source); // (AssertModule.SOURCE)
         }
         return args;
     }

@@ -158,15 +158,26 @@ final class PlayParser {
         for (Object f : listOf(src, node, "vars_files")) {
             Map<String, Object> seen = new LinkedHashMap<>(vars);
             seen.putAll(files);
-            files.putAll(varsFile(src, node, dir.resolve(varsPath(src, node, f, seen))));
+            files.putAll(varsFile(src, node, dir.resolve(varsPath(src, node, f, seen, dir))));
         }
         return files;
     }
 
-    /** A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them). */
-    private String varsPath(YamlSource src, YamlNode at, Object f, Map<String, Object> playVars) {
+    /**
+     * A {@code vars_files} entry, rendered when it is a template (play vars, then -e over them); a
+     * list is alternatives, the first file found is taken (as Ansible's).
+     */
+    private String varsPath(YamlSource src, YamlNode at, Object f, Map<String, Object> playVars, Path dir) {
+        if (f instanceof List<?> alternatives && !alternatives.isEmpty()) {
+            for (Object a : alternatives) {
+                if (a instanceof List || a instanceof Map) throw src.error(at, "'vars_files' alternatives must be paths");
+                String p = varsPath(src, at, a, playVars, dir);
+                if (Files.isRegularFile(dir.resolve(p))) return p;
+            }
+            throw src.error(at, "vars_files: none of the alternatives " + alternatives + " was found");
+        }
         if (f instanceof List || f instanceof Map) {
-            throw src.error(at, "'vars_files' entries must be paths (lists of alternatives are not supported by rocectl)");
+            throw src.error(at, "'vars_files' entries must be paths or lists of alternative paths");
         }
         String s = String.valueOf(f);
         if (!Templar.isTemplate(s)) return s;

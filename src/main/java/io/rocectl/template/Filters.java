@@ -68,7 +68,8 @@ final class Filters {
                 List<Object> pos = new ArrayList<>();
                 Map<String, Object> kw = new LinkedHashMap<>(kwargs);
                 splitArgs(args, pos, kw);
-                for (Object o : pos) if (o instanceof Undefined u) throw u.error();
+                // default(other) passes an undefined other on (Jinja's default(x) returns x as it is)
+                if (!ACCEPT_UNDEFINED.contains(name)) for (Object o : pos) if (o instanceof Undefined u) throw u.error();
                 return fn.apply(var, pos, kw);
             }
         };

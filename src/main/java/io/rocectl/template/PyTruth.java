@@ -2,7 +2,6 @@ package io.rocectl.template;
 
 import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
-import com.hubspot.jinjava.el.ExtendedSyntaxBuilder;
 import com.hubspot.jinjava.el.TruthyTypeConverter;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.lib.tag.IfTag;
@@ -35,7 +34,7 @@ final class PyTruth {
         AnsibleJinjava(JinjavaConfig config) {
             super(config);
             Properties props = new Properties();
-            props.setProperty(TreeBuilder.class.getName(), ExtendedSyntaxBuilder.class.getName());
+            props.setProperty(TreeBuilder.class.getName(), PyArithmetic.class.getName());
             props.setProperty("jinjava.javax.el.cacheSize", "0");
             factory = new ExpressionFactoryImpl(props, new Converter());
             registerTag(new If());

@@ -169,7 +169,8 @@ public final class Templar {
     private Object renderString(String s, Map<String, Object> vars) {
         if (!isTemplate(s)) return s;
         String single = ExprRewriter.single(s);
-        if (single != null && !single.contains("{{")) {
+        // text around the expression (" {{ n }}") makes the result text, as Ansible's concat of several nodes
+        if (single != null && !single.contains("{{") && s.startsWith("{{") && s.endsWith("}}")) {
             String expr = single.trim();
             Object v = eval(expr, vars);
             // as Ansible 2.14: a lone variable that is a number, boolean or null keeps its type;

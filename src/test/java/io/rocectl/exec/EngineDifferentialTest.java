@@ -42,6 +42,12 @@ class EngineDifferentialTest {
         try (Stream<Path> s = Files.list(DIR.resolve("cases"))) {
             cases = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
         }
+        // -Ddifferential.cases=a,b: only those cases (when working on some; the suite runs them all)
+        String only = System.getProperty("differential.cases", "");
+        if (!only.isBlank()) {
+            java.util.Set<String> names = java.util.Set.of(only.split(","));
+            cases = cases.stream().filter(c -> names.contains(c.getFileName().toString().replace(".yaml", ""))).toList();
+        }
         return cases.stream().map(c -> DynamicTest.dynamicTest(c.getFileName().toString(), () -> {
             String name = c.getFileName().toString().replace(".yaml", "");
             String expected = Files.readString(DIR.resolve("expected").resolve(name + ".txt"));
@@ -124,11 +130,12 @@ class EngineDifferentialTest {
                 else if (w[i].equals("--diff")) diff = true;
                 else if (w[i].equals("--limit") && i + 1 < w.length) opts = opts.withLimit(w[++i]);
                 else if (w[i].equals("--tags") && i + 1 < w.length) opts = opts.withTags(java.util.Set.of(w[++i].split(",")));
+                else if (w[i].equals("--skip-tags") && i + 1 < w.length) opts = opts.withSkipTags(java.util.Set.of(w[++i].split(",")));
                 else if (w[i].equals("-i") && i + 1 < w.length) i++; // read above
                 else if (w[i].equals("-e") && i + 1 < w.length) {
                     String[] kv = w[++i].split("=", 2);
                     extra.put(kv[0], kv[1]);
-                } else throw new IllegalArgumentException("only --limit, --tags, -e K=V, -i PATH, --check, --diff are supported: " + first);
+                } else throw new IllegalArgumentException("only --limit, --tags, --skip-tags, -e K=V, -i PATH, --check, --diff are supported: " + first);
             }
             opts = new RunOptions(opts.forks(), check, diff, opts.limit(), opts.tags(), opts.skipTags(), extra,
                     opts.become(), opts.commandTimeout(), opts.retryDir());

@@ -20,6 +20,9 @@ import java.util.Map;
  * Arguments: that (list or one string), fail_msg (msg), success_msg, quiet. Never changed.
  */
 public final class AssertModule implements Module {
+    /** The engine's argument with each condition's text (registered as {@code assertion} when it fails). */
+    public static final String SOURCE = "_that_source";
+
     @Override
     public String name() {
         return "assert";
@@ -50,7 +53,7 @@ public final class AssertModule implements Module {
             }
             if (!b) {
                 Object fail = a.get("fail_msg");
-                data.put("assertion", i + 1);
+                data.put("assertion", a.get(SOURCE) instanceof List<?> src && i < src.size() ? src.get(i) : String.valueOf(i + 1));
                 data.put("evaluated_to", false);
                 String msg = fail == null ? "Assertion failed" : String.valueOf(fail);
                 data.put("msg", msg);

@@ -42,9 +42,15 @@ public final class WaitForModule implements Module {
     @Override
     public ModuleResult run(TaskContext ctx) throws TransportException, CommandTimeoutException, InterruptedException {
         WaitForSpec spec = WaitForSpec.from(ctx.args());
+        // what Ansible's wait_for registers: state, port, path (null when not given), search_regex,
+        // match_groups, match_groupdict, elapsed (whole seconds); a path's state is what it is
         Map<String, Object> data = new LinkedHashMap<>();
-        if (spec.path() != null) data.put("path", spec.path());
-        else if (!spec.sleepOnly()) data.put("port", spec.port());
+        data.put("state", ctx.args().get("state") == null ? "started" : String.valueOf(ctx.args().get("state")));
+        data.put("port", spec.port() == 0 ? null : spec.port());
+        data.put("path", spec.path());
+        data.put("search_regex", spec.searchRegex());
+        data.put("match_groups", java.util.List.of());
+        data.put("match_groupdict", Map.of());
         if (ctx.check()) {
             data.put("skipped", true);
             return ModuleResult.ok("skipped in check mode").withData(data);
@@ -61,7 +67,10 @@ public final class WaitForModule implements Module {
             ExecResult r = ctx.run(spec.probe());
             long now = System.nanoTime();
             data.put("elapsed", (now - t0) / 1_000_000_000L);
-            if (spec.satisfied(r.exitCode())) return ModuleResult.ok("").withData(data);
+            if (spec.satisfied(r.exitCode())) {
+                if (spec.path() != null) data.put("state", spec.present() ? r.stdout().strip() : "absent");
+                return ModuleResult.ok("").withData(data);
+            }
             if (now + spec.sleepSeconds() * 1_000_000_000L > deadline) {
                 return ModuleResult.failed(spec.timeoutMessage()).withData(data);
             }

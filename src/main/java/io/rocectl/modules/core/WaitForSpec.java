@@ -39,7 +39,10 @@ public record WaitForSpec(String host, int port, String path, boolean present, S
             + "exec timeout \"$3\" bash -c 'exec 3<>\"/dev/tcp/$0/$1\"' \"$1\" \"$2\" 2>/dev/null; "
             + "elif command -v nc >/dev/null 2>&1; then exec nc -z -w \"$3\" \"$1\" \"$2\"; else exit " + NO_TOOL + "; fi";
     private static final String PATH_PROBE = "[ -e \"$1\" ] || exit 1; "
-            + "if [ -n \"$2\" ]; then grep -Eq -- \"$2\" \"$1\" || exit 1; fi; exit 0";
+            + "if [ -n \"$2\" ]; then grep -Eq -- \"$2\" \"$1\" || exit 1; fi; "
+            // what it is, registered as "state" (as Ansible's add_path_info)
+            + "if [ -L \"$1\" ]; then echo link; elif [ -d \"$1\" ]; then echo directory; "
+            + "elif [ \"$(stat -c %h -- \"$1\" 2>/dev/null || echo 1)\" -gt 1 ]; then echo hard; else echo file; fi; exit 0";
 
     public static WaitForSpec from(Map<String, Object> a) {
         int port = Values.toInt(a.get("port"), 0, "port");

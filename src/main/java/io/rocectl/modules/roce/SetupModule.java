@@ -24,14 +24,24 @@ import java.util.Map;
  * ({@code ansible_hostname}, {@code ansible_kernel}, {@code ansible_distribution},
  * {@code ansible_distribution_version}, {@code ansible_interfaces}, {@code ansible_<ifname>}
  * with {@code ipv4}, {@code macaddress}, {@code mtu}, {@code active}, and
- * {@code ansible_default_ipv4}). Needs only sh, uname and iproute2 on the host.
+ * {@code ansible_default_ipv4}, {@code ansible_processor_vcpus}, {@code ansible_memtotal_mb}).
+ * The engine also gives them as {@code ansible_facts} without the prefix. Needs only sh, uname,
+ * grep and iproute2 on the host.
  */
 public final class SetupModule implements Module {
+    /** Processors as Ansible's Linux facts count them (the processor entries of /proc/cpuinfo). */
+    static final Fact<String> VCPUS = new Fact<>("vcpus", "grep -c '^processor' /proc/cpuinfo", String::strip);
+    /** The MemTotal line of /proc/meminfo (kB). */
+    static final Fact<String> MEMTOTAL = new Fact<>("memtotal", "grep '^MemTotal:' /proc/meminfo", String::strip);
     static final List<Fact<?>> FACTS = List.of(Facts.HOSTNAME, Facts.FQDN, Facts.KERNEL, Facts.ARCH,
-            Facts.OS_RELEASE, Facts.ADDR, Facts.DEFAULT_ROUTE);
+            Facts.OS_RELEASE, Facts.ADDR, Facts.DEFAULT_ROUTE, VCPUS, MEMTOTAL);
 
     @Override
     public String name() { return "setup"; }
+
+    /** Ansible's setup returns no msg. */
+    @Override
+    public boolean registersMessage() { return false; }
 
     @Override
     public ArgSpec args() {
@@ -41,9 +51,14 @@ public final class SetupModule implements Module {
     /** Parses the gather output into Ansible facts (pure). */
     public static Map<String, Object> parse(String stdout) {
         Map<String, String> s = FactScript.split(stdout);
-        return SetupFacts.build(FactScript.get(s, Facts.HOSTNAME), FactScript.get(s, Facts.FQDN),
+        Map<String, Object> f = new java.util.LinkedHashMap<>(SetupFacts.build(FactScript.get(s, Facts.HOSTNAME), FactScript.get(s, Facts.FQDN),
                 FactScript.get(s, Facts.KERNEL), FactScript.get(s, Facts.ARCH), FactScript.get(s, Facts.OS_RELEASE),
-                FactScript.get(s, Facts.ADDR), IpJson.routes(FactScript.get(s, Facts.DEFAULT_ROUTE), new RtTables()));
+                FactScript.get(s, Facts.ADDR), IpJson.routes(FactScript.get(s, Facts.DEFAULT_ROUTE), new RtTables())));
+        String vcpus = FactScript.get(s, VCPUS);
+        if (vcpus.matches("\\d+")) f.put("ansible_processor_vcpus", Integer.parseInt(vcpus));
+        java.util.regex.Matcher mem = java.util.regex.Pattern.compile("MemTotal:\\s+(\\d+)").matcher(FactScript.get(s, MEMTOTAL));
+        if (mem.find()) f.put("ansible_memtotal_mb", Long.parseLong(mem.group(1)) / 1024);
+        return f;
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.rocectl.transport.ExecResult;
 import io.rocectl.transport.TransportException;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,6 +38,10 @@ public final class SysctlModule implements Module {
     @Override
     public String name() { return "sysctl"; }
 
+    /** ansible.posix.sysctl returns no msg. */
+    @Override
+    public boolean registersMessage() { return false; }
+
     @Override
     public ArgSpec args() {
         return ArgSpec.builder().req("name", ArgSpec.Type.STR).opt("value", ArgSpec.Type.ANY)
@@ -59,16 +64,21 @@ public final class SysctlModule implements Module {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("name", name);
         if (state.equals("absent")) {
-            String next = SysctlFile.remove(content, name);
-            if (next.equals(content)) return ModuleResult.ok(name + " not in " + file).withData(data);
+            // as ansible.posix.sysctl: changed when the file has a (non-empty) value for it; the
+            // file is then rewritten in its format (see posixLines)
+            String had = fileValue(content, name);
+            if (had == null || had.isEmpty()) return ModuleResult.ok(name + " not in " + file).withData(data);
+            String next = posixLines(content, name, null);
             if (!ctx.check()) RemoteFile.writeAtomic(ctx, file, next, "0644");
             return ModuleResult.changed((ctx.check() ? "would remove " : "removed ") + name + " from " + file).withData(data).withDiff("- " + name);
         }
         if (!ctx.has("value")) return ModuleResult.failed("value is required with state=present");
         String value = SysctlFile.norm(stringValue(ctx.args().get("value")));
         boolean live = ctx.bool("reload", true) || ctx.bool("sysctl_set", false);
-        String next = SysctlFile.set(content, Map.of(name, value));
-        boolean fileChange = !next.equals(content);
+        // as ansible.posix.sysctl: the file changes when its (last) value for the key differs,
+        // and is then rewritten in its format (see posixLines)
+        boolean fileChange = !value.equals(fileValue(content, name));
+        String next = fileChange ? posixLines(content, name, value) : content;
         String current = null;
         if (live) {
             ExecResult r = ctx.run(Cmd.script("cat -- \"/proc/sys/$1\"", path));
@@ -116,6 +126,51 @@ public final class SysctlModule implements Module {
         String msg = name + " = " + value + (fileChange ? " (file)" : "") + (liveChange ? " (live, was " + current + ")" : "")
                 + (ctx.bool("reload", true) || ctx.bool("sysctl_set", false) ? "" : "; reload: false, live value NOT set");
         return ModuleResult.changed(ctx.check() ? "would set " + msg : msg).withData(data).withDiff(diff.toString());
+    }
+
+    /**
+     * The value a sysctl file gives {@code name}: its last {@code key = value} line's, stripped
+     * (as ansible.posix.sysctl reads it), or null when no line sets it.
+     */
+    static String fileValue(String content, String name) {
+        String found = null;
+        for (String raw : content.split("\n", -1)) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#") || line.startsWith(";") || !line.contains("=")) continue;
+            int eq = line.indexOf('=');
+            if (line.substring(0, eq).strip().equals(name)) found = line.substring(eq + 1).strip();
+        }
+        return found;
+    }
+
+    /**
+     * The file as ansible.posix.sysctl rewrites it: every line stripped; comments ({@code #},
+     * {@code ;}), blank lines and lines without {@code =} kept; each key's first line written as
+     * {@code key=value} and its later lines dropped; {@code name} given {@code value} (null:
+     * removed), appended at the end when absent. So a file written by one is unchanged by the other.
+     */
+    static String posixLines(String content, String name, String value) {
+        StringBuilder out = new StringBuilder();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<String> lines = new java.util.ArrayList<>(List.of(content.split("\n", -1)));
+        if (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) lines.remove(lines.size() - 1); // (readlines)
+        for (String raw : lines) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#") || line.startsWith(";") || !line.contains("=")) {
+                out.append(line).append('\n');
+                continue;
+            }
+            int eq = line.indexOf('=');
+            String k = line.substring(0, eq).strip();
+            if (!seen.add(k)) continue;
+            if (k.equals(name)) {
+                if (value != null) out.append(k).append('=').append(value).append('\n');
+            } else {
+                out.append(k).append('=').append(line.substring(eq + 1).strip()).append('\n');
+            }
+        }
+        if (!seen.contains(name) && value != null) out.append(name).append('=').append(value).append('\n');
+        return out.toString();
     }
 
     /** sysctl can exit 0 and still not set a key: ansible.posix.sysctl's stderr check. */

@@ -77,7 +77,12 @@ class SmallModulesTest {
         ModuleResult bad = Ctx.run(a, Map.of("that", List.of("True", "False"), "fail_msg", "arp_ignore must be 1"));
         assertTrue(bad.failed());
         assertEquals("arp_ignore must be 1", bad.msg());
-        assertEquals(2, bad.data().get("assertion"));
+        assertEquals("2", bad.data().get("assertion"));
+        // with the conditions' text from the engine, the failed one's text, as Ansible registers it
+        ModuleResult named = Ctx.run(a, Map.of("that", List.of("True", "False"),
+                AssertModule.SOURCE, List.of("a == 1", "b > 2")));
+        assertEquals("b > 2", named.data().get("assertion"));
+        assertEquals(false, named.data().get("evaluated_to"));
         ModuleResult one = Ctx.run(a, Map.of("that", "false"));
         assertTrue(one.failed());
         assertEquals("Assertion failed", one.msg());

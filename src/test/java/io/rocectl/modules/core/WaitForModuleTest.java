@@ -84,7 +84,9 @@ class WaitForModuleTest {
         // Ansible's whole seconds: 2 on an idle machine, more when this thread woke late
         long elapsed = (Long) r.data().get("elapsed");
         assertTrue(elapsed >= 2 && elapsed <= ms / 1000, "elapsed " + elapsed + " of the " + ms + " ms slept");
-        // Ansible reports port and path as null; rocectl's results carry no null values, so they are left out
-        assertFalse(r.data().containsKey("port") || r.data().containsKey("path"), r.data().toString());
+        // Ansible registers state, and port and path as null (rocectl's results carry no null: empty)
+        assertEquals("started", r.data().get("state"));
+        assertTrue(r.data().containsKey("port") && r.data().containsKey("path"), r.data().toString());
+        assertTrue(r.data().get("port") == null || "".equals(r.data().get("port")), r.data().toString());
     }
 }
