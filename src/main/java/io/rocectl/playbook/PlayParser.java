@@ -98,6 +98,7 @@ final class PlayParser {
                 case "any_errors_fatal" -> anyFatal = bool(src, v, key);
                 case "strategy" -> {
                     strategy = str(src, v, key);
+                    if (strategy == null) throw src.error(v, "'strategy' needs a value (linear or free)");
                     if (!strategy.equals("linear") && !strategy.equals("free")) {
                         throw src.error(v, "unknown strategy '" + strategy + "' (linear or free)");
                     }

@@ -155,6 +155,7 @@ final class TaskKeywords {
 
     private static String register(YamlSource src, YamlNode v, String key) {
         String register = FieldReaders.str(src, v, key);
+        if (register == null) return null; // "register:" with no value registers nothing, as in Ansible
         if (!register.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw src.error(v, "'register' must be a variable name, not '" + register + "'");
         }

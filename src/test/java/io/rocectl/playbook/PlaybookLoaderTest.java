@@ -64,11 +64,19 @@ class PlaybookLoaderTest {
         "'- hosts: all\\n  tasks:\\n    - meta: end_plya\\n'|3:13: meta action 'end_plya' is not supported (clear_facts, end_batch, end_host, end_play, flush_handlers, noop, reset_connection) (did you mean 'end_play'?)",
         "'- hosts: all\\n  max_fail_percentage: \"150%\"\\n  tasks: []\\n'|2:24: 'max_fail_percentage' must be 0-100, got '150'",
         "'- hosts: all\\n  handlers:\\n    - block:\\n        - command: \"true\"\\n'|3:7: a block in 'handlers' is not supported",
+        "'- hosts: all\\n  strategy:\\n  tasks: []\\n'|2:12: 'strategy' needs a value (linear or free)",
     })
     void refusedAtLoadTime(String yaml, String expected) throws Exception {
         Path p = write(yaml.replace("\\n", "\n"));
         InputError e = assertThrows(InputError.class, () -> loader.load(p));
         assertEquals(p + ":" + expected, e.oneLine());
+    }
+
+    /** {@code register:} with no value registers nothing, as ansible-playbook 2.14 runs it (it was an internal error). */
+    @Test
+    void anEmptyRegisterRegistersNothing() throws Exception {
+        Play play = loader.load(write("- hosts: all\n  tasks:\n    - debug: msg=x\n      register:\n")).plays().get(0);
+        assertEquals(null, ((Task) play.tasks().get(0)).register());
     }
 
     private static Path fixture(String name) throws URISyntaxException {
