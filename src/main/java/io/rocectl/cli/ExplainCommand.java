@@ -3,7 +3,7 @@ package io.rocectl.cli;
 import io.rocectl.error.InputError;
 import io.rocectl.explain.Explain;
 import io.rocectl.explain.Explanation;
-import io.rocectl.explain.Finding;
+import io.rocectl.explain.LogFinding;
 import io.rocectl.explain.LogExplainer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -55,7 +55,7 @@ public final class ExplainCommand implements Callable<Integer> {
         if (file != null && text != null && !text.isEmpty()) {
             throw new InputError("option --file", 0, 0, "give either --file LOG or TEXT, not both");
         }
-        List<Finding> found;
+        List<LogFinding> found;
         if (file != null) {
             if (!Files.isReadable(file) || Files.isDirectory(file)) {
                 throw new InputError("option --file", 0, 0, "cannot read '" + file + "'");
@@ -83,7 +83,7 @@ public final class ExplainCommand implements Callable<Integer> {
         } else if (inventory != null) {
             where = ExplainResolve.named(inventory);
         }
-        for (Finding f : found) {
+        for (LogFinding f : found) {
             Explanation e = f.explanation();
             System.out.println("[" + e.layer().id() + "] " + e.id() + "  x" + f.count() + ", first at line " + f.firstLine()
                     + ": " + e.matched());

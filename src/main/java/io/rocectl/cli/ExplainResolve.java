@@ -1,7 +1,7 @@
 package io.rocectl.cli;
 
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.explain.Finding;
+import io.rocectl.explain.LogFinding;
 import io.rocectl.explain.HealthHint;
 import io.rocectl.explain.LogAddresses;
 import io.rocectl.probe.NicEndpoint;
@@ -73,7 +73,7 @@ final class ExplainResolve {
     }
 
     /** The lines printed under a finding, after its {@code next:} line. */
-    List<String> lines(Finding f) {
+    List<String> lines(LogFinding f) {
         List<String> out = new ArrayList<>();
         for (LogAddresses.Seen s : f.seen()) {
             out.add("  seen:    " + describe(s));

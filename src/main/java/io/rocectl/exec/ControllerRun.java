@@ -34,7 +34,7 @@ final class ControllerRun {
     List<HostResult> run(ControllerModule cm, Task t, List<String> live,
                                              Map<String, Object> scopeVars) throws InterruptedException {
         run.ctx().listener().onTaskStart(t.displayName(), live);
-        HostState first = run.ctx().hosts().get(live.get(0));
+        HostRunState first = run.ctx().hosts().get(live.get(0));
         HostResult r;
         long t0 = System.nanoTime();
         try {
@@ -63,7 +63,7 @@ final class ControllerRun {
         List<HostResult> all = new ArrayList<>();
         Set<String> implicated = implicated(r);
         for (String h : live) {
-            HostState hs = run.ctx().hosts().get(h);
+            HostRunState hs = run.ctx().hosts().get(h);
             Status st = r.status();
             if (st == Status.FAILED && implicated != null && !implicated.contains(h)) {
                 st = Boolean.TRUE.equals(r.data().get("changed")) ? Status.CHANGED : Status.OK;

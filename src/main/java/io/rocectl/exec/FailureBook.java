@@ -67,7 +67,7 @@ final class FailureBook {
 
     /** Entering a rescue: the failure counts as rescued, and the rescue sees what failed. */
     private void rescued(String host, Failure f) {
-        HostState hs = run.ctx().hosts().get(host);
+        HostRunState hs = run.ctx().hosts().get(host);
         if (f.counted()) hs.rescued();
         Map<String, Object> ft = new LinkedHashMap<>();
         ft.put("name", f.task().name() == null ? "" : f.task().name());

@@ -7,15 +7,15 @@ import java.util.Set;
 
 /** {@code hostvars}: every host's variables, computed when a template asks for them. */
 final class HostVarsView extends AbstractMap<String, Object> {
-    private final Map<String, HostState> hosts;
+    private final Map<String, HostRunState> hosts;
 
-    HostVarsView(Map<String, HostState> hosts) {
+    HostVarsView(Map<String, HostRunState> hosts) {
         this.hosts = hosts;
     }
 
     @Override
     public Object get(Object key) {
-        HostState h = hosts.get(key);
+        HostRunState h = hosts.get(key);
         return h == null ? null : h.merged();
     }
 

@@ -226,7 +226,7 @@ final class PlayRun {
             // facts on all of them; counted on, and notifying for, the host that ran only
             for (String h : batch) {
                 if (h.equals(first.host()) || ctx.state().isUnreachable(h)) continue;
-                HostState hs = ctx.hosts().get(h);
+                HostRunState hs = ctx.hosts().get(h);
                 if (t.register() != null) hs.registered.put(t.register(), first.data());
                 if ("set_fact".equals(t.module()) && facts instanceof Map<?, ?> m && first.status() != Status.FAILED) {
                     m.forEach((k, v) -> hs.registered.put(String.valueOf(k), v));
@@ -256,7 +256,7 @@ final class PlayRun {
     }
 
     private HostResult runOn(Task t, String host, Map<String, Object> scopeVars) throws InterruptedException {
-        HostState h = ctx.hosts().get(host);
+        HostRunState h = ctx.hosts().get(host);
         HostResult r;
         try {
             Map<String, Object> vars;
@@ -312,7 +312,7 @@ final class PlayRun {
     }
 
     /** Variables a task sees on a host, lowest precedence first. */
-    Map<String, Object> varsFor(HostState h, Map<String, Object> scopeVars, Map<String, Object> taskVars) {
+    Map<String, Object> varsFor(HostRunState h, Map<String, Object> scopeVars, Map<String, Object> taskVars) {
         return vars.of(h, batch, scopeVars, taskVars);
     }
 

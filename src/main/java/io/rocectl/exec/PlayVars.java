@@ -30,7 +30,7 @@ final class PlayVars {
     }
 
     /** Variables a task sees on a host, lowest precedence first; {@code batch}: the current serial batch. */
-    Map<String, Object> of(HostState h, List<String> batch, Map<String, Object> scopeVars, Map<String, Object> taskVars) {
+    Map<String, Object> of(HostRunState h, List<String> batch, Map<String, Object> scopeVars, Map<String, Object> taskVars) {
         Map<String, Object> v = new LinkedHashMap<>();
         // role defaults: the lowest layer; the task's own role's above the other roles'
         for (Map<String, Object> d : play.roleDefaults().values()) deferAll(v, d);

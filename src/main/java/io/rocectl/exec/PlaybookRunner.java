@@ -34,7 +34,7 @@ public final class PlaybookRunner {
     private final RunOptions opts;
     private final RunListener listener;
     private final Cancel cancel;
-    private final Map<String, HostState> hosts = new LinkedHashMap<>();
+    private final Map<String, HostRunState> hosts = new LinkedHashMap<>();
     private String playbookDir = ".";
 
     public PlaybookRunner(HostInventory inventory, ModuleRegistry modules, RunOptions opts, RunListener listener,
@@ -106,7 +106,7 @@ public final class PlaybookRunner {
         playbookDir = parent == null ? "." : parent.toString();
         Map<Play, List<String>> plan = plan(pb); // bad host patterns fail here, before any connection
         for (List<String> hs : plan.values()) {
-            for (String h : hs) hosts.computeIfAbsent(h, n -> new HostState(n, inventory.varsFor(n)));
+            for (String h : hs) hosts.computeIfAbsent(h, n -> new HostRunState(n, inventory.varsFor(n)));
         }
         RunState state = new RunState();
         ExecutorService forks = Executors.newFixedThreadPool(Math.min(opts.forks(), Math.max(1, hosts.size())), r -> {
@@ -114,9 +114,9 @@ public final class PlaybookRunner {
             t.setDaemon(true);
             return t;
         });
-        Map<String, HostState> everyHost = new LinkedHashMap<>(hosts);
+        Map<String, HostRunState> everyHost = new LinkedHashMap<>(hosts);
         try {
-            for (String h : inventory.resolve("all")) everyHost.computeIfAbsent(h, n -> new HostState(n, inventory.varsFor(n)));
+            for (String h : inventory.resolve("all")) everyHost.computeIfAbsent(h, n -> new HostRunState(n, inventory.varsFor(n)));
         } catch (InputError empty) {
             // an inventory without hosts: hostvars holds the plays' hosts
         }
@@ -133,7 +133,7 @@ public final class PlaybookRunner {
             forks.shutdownNow();
         }
         Map<String, HostStats> stats = new LinkedHashMap<>();
-        for (HostState h : hosts.values()) stats.put(h.name, h.stats());
+        for (HostRunState h : hosts.values()) stats.put(h.name, h.stats());
         List<String> failedList = state.failedHosts();
         List<String> unreachable = state.unreachableHosts();
         Path retry = writeRetry(pb, failedList, unreachable);

@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutorService;
  * @param hostvars every inventory host, also those --limit leaves out ({@code hostvars})
  */
 record RunContext(HostInventory inventory, ModuleRegistry modules, RunOptions opts, RunListener listener,
-                  Cancel cancel, Map<String, HostState> hosts, HostVarsView hostvars, String playbookDir,
+                  Cancel cancel, Map<String, HostRunState> hosts, HostVarsView hostvars, String playbookDir,
                   ConnectionPool pool,
                   TaskExecutor exec, ExecutorService forks, RunState state) {
 }

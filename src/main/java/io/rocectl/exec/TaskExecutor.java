@@ -39,14 +39,14 @@ final class TaskExecutor {
     /** A delegate's inventory variables (empty outside the inventory). */
     private final Function<String, Map<String, Object>> delegateVars;
     /** A host's state by name (null for a host the run does not know): where delegated facts go. */
-    private final Function<String, HostState> states;
+    private final Function<String, HostRunState> states;
 
     TaskExecutor(ModuleRegistry modules, ConnectionPool pool, RunOptions opts) {
         this(modules, pool, opts, h -> Map.of(), h -> null);
     }
 
     TaskExecutor(ModuleRegistry modules, ConnectionPool pool, RunOptions opts,
-                 Function<String, Map<String, Object>> delegateVars, Function<String, HostState> states) {
+                 Function<String, Map<String, Object>> delegateVars, Function<String, HostRunState> states) {
         this.modules = modules;
         this.pool = pool;
         this.opts = opts;
@@ -58,7 +58,7 @@ final class TaskExecutor {
      * @param vars the host's variables for this task (already layered)
      * @param become the effective privilege escalation
      */
-    HostResult run(HostState host, Task task, Map<String, Object> vars, boolean become) throws InterruptedException {
+    HostResult run(HostRunState host, Task task, Map<String, Object> vars, boolean become) throws InterruptedException {
         long t0 = System.nanoTime();
         try {
             if (task.loop() == null) {
@@ -145,7 +145,7 @@ final class TaskExecutor {
         }
     }
 
-    private HostResult once(HostState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
+    private HostResult once(HostRunState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
             throws InterruptedException {
         if (task.options().timeout() <= 0) return onceTimed(host, task, vars, become, t0, label);
         // the task's timeout bounds its templating too: a regular expression that backtracks without end gives up
@@ -158,7 +158,7 @@ final class TaskExecutor {
         }
     }
 
-    private HostResult onceTimed(HostState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
+    private HostResult onceTimed(HostRunState host, Task task, Map<String, Object> vars, boolean become, long t0, String label)
             throws InterruptedException {
         Module module = modules.find(task.module());
         // Ansible 2.14: until with retries N runs up to N + 1 times; retries 0 runs once, until unchecked
@@ -251,7 +251,7 @@ final class TaskExecutor {
         }
         if (!mr.facts().isEmpty() && !failed) {
             // delegate_facts: true gives the facts to the delegate, else they are the task's host's
-            HostState owner = Boolean.TRUE.equals(to.delegateFacts()) && !route.host().equals(host.name)
+            HostRunState owner = Boolean.TRUE.equals(to.delegateFacts()) && !route.host().equals(host.name)
                     ? states.apply(route.host()) : host;
             if (owner != null && ("set_fact".equals(task.module()) || "include_vars".equals(task.module()))) owner.registered.putAll(mr.facts());
             else if (owner != null) owner.facts.putAll(mr.facts());
@@ -338,18 +338,18 @@ final class TaskExecutor {
         return task.mark() == null || task.mark().file() == null ? "" : task.mark().file() + ":" + task.mark().line() + ": ";
     }
 
-    private void register(HostState host, Task task, Map<String, Object> data) {
+    private void register(HostRunState host, Task task, Map<String, Object> data) {
         if (task.register() != null) host.registered.put(task.register(), data);
     }
 
-    private HostResult failure(HostState host, Task task, String msg, long t0) {
+    private HostResult failure(HostRunState host, Task task, String msg, long t0) {
         Map<String, Object> d = Map.of("failed", true, "msg", msg);
         register(host, task, d);
         Status s = task.ignoreErrors() ? Status.IGNORED : Status.FAILED;
         return result(host, task, s, msg, d, null, t0);
     }
 
-    private HostResult result(HostState host, Task task, Status s, String msg, Map<String, Object> data, String diff,
+    private HostResult result(HostRunState host, Task task, Status s, String msg, Map<String, Object> data, String diff,
                               long t0) {
         Map<String, Object> d = data;
         if (s == Status.SKIPPED) {

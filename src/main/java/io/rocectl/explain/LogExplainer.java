@@ -23,12 +23,12 @@ public final class LogExplainer {
     public static final int MAX_SEEN = 8;
 
     private final Map<String, long[]> counts = new LinkedHashMap<>();
-    private final Map<String, Finding> first = new LinkedHashMap<>();
+    private final Map<String, LogFinding> first = new LinkedHashMap<>();
     private final Map<String, Set<LogAddresses.Seen>> seen = new LinkedHashMap<>();
     private long lines;
 
     /** Every distinct event in {@code in}, highest layer first, then by first line. */
-    public static List<Finding> scan(Reader in) throws IOException {
+    public static List<LogFinding> scan(Reader in) throws IOException {
         LogExplainer x = new LogExplainer();
         char[] buf = new char[8192];
         StringBuilder line = new StringBuilder();
@@ -57,17 +57,17 @@ public final class LogExplainer {
         LogAddresses.Seen at = es.isEmpty() ? null : LogAddresses.of(text);
         for (Explanation e : es) {
             counts.computeIfAbsent(e.id(), k -> new long[1])[0]++;
-            first.computeIfAbsent(e.id(), k -> new Finding(e, 0, lines,
+            first.computeIfAbsent(e.id(), k -> new LogFinding(e, 0, lines,
                     text.length() > MAX_SHOWN ? text.substring(0, MAX_SHOWN) + "..." : text, List.of()));
             Set<LogAddresses.Seen> s = seen.computeIfAbsent(e.id(), k -> new LinkedHashSet<>());
             if (!at.isEmpty() && s.size() < MAX_SEEN) s.add(at);
         }
     }
 
-    private List<Finding> findings() {
-        List<Finding> out = new ArrayList<>();
-        for (Finding f : first.values()) {
-            out.add(new Finding(f.explanation(), counts.get(f.explanation().id())[0], f.firstLine(), f.firstText(),
+    private List<LogFinding> findings() {
+        List<LogFinding> out = new ArrayList<>();
+        for (LogFinding f : first.values()) {
+            out.add(new LogFinding(f.explanation(), counts.get(f.explanation().id())[0], f.firstLine(), f.firstText(),
                     List.copyOf(seen.get(f.explanation().id()))));
         }
         out.sort((a, b) -> {

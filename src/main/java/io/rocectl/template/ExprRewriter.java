@@ -10,6 +10,11 @@ import java.util.Set;
  * reaches a regex as {@code \d}), {@code None} is {@code none}, {@code "fmt" % args} is the
  * {@code __pyformat} filter, a stepped slice {@code x[a:b:c]} is the {@code __pyslice} filter,
  * {@code -5 | abs} filters -5, and {@code }}} inside an expression no longer ends it.
+ *
+ * <p>Why one class of about 500 lines: every rewrite works on the same token list from one small
+ * tokenizer ({@code tokens}), and the rewrites must run in a fixed order on the same expression (a
+ * {@code %} inside a string literal is not formatting, a slice inside a filter argument is still
+ * a slice). Split apart, each part would need the tokenizer and the order as well.
  */
 final class ExprRewriter {
     private static final Set<String> KEYWORDS = Set.of("and", "or", "not", "in", "is", "if", "else", "True", "False",

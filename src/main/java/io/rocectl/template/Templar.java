@@ -36,6 +36,10 @@ import java.util.regex.Pattern;
  * rendering of values inside strings ({@code True}, {@code ['a', 1]}), Python's string methods,
  * slicing and {@code %} formatting, {@code trim_blocks}, and {@code omit}. Undefined variables are
  * errors, except under {@code is defined} tests and {@code default()}.
+ *
+ * <p>At about 420 lines it is the package's one entry point: Jinjava's set-up, the render and
+ * conditional calls and the native-value rules they share; the filters, tests, lookups, Python
+ * values and expression rewriting live in classes of their own.
  */
 public final class Templar {
     private static final Pattern FOR = Pattern.compile(

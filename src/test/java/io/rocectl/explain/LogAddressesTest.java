@@ -63,7 +63,7 @@ class LogAddressesTest {
         String a = "x NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1> with status=12 opcode=0 len=0 vendor err 129"
                 + " (Recv) localGid ::ffff:10.0.0.1 remoteGids::ffff:10.0.0.2";
         String b = a.replace("10.0.0.2", "10.0.1.2");
-        List<Finding> fs = LogExplainer.scan(new StringReader(a + "\n" + b + "\n" + a + "\nNCCL INFO nothing\n"));
+        List<LogFinding> fs = LogExplainer.scan(new StringReader(a + "\n" + b + "\n" + a + "\nNCCL INFO nothing\n"));
         assertEquals(1, fs.size(), fs.toString());
         assertEquals(3, fs.get(0).count());
         assertEquals(List.of(new LogAddresses.Seen("10.0.0.2", "::ffff:10.0.0.1", "::ffff:10.0.0.2"),

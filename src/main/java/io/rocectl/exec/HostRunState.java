@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** What the run knows about one host: facts, registered variables, counters. */
-final class HostState {
+final class HostRunState {
     final String name;
     final Map<String, Object> inventoryVars;
     /** Facts returned by modules (setup, roce_facts...). */
@@ -18,7 +18,7 @@ final class HostState {
     final Map<String, Object> registered = new ConcurrentHashMap<>();
     private HostStats stats = HostStats.ZERO;
 
-    HostState(String name, Map<String, Object> inventoryVars) {
+    HostRunState(String name, Map<String, Object> inventoryVars) {
         this.name = name;
         this.inventoryVars = inventoryVars;
     }

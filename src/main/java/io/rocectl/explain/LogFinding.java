@@ -10,9 +10,9 @@ package io.rocectl.explain;
  * @param seen        the distinct addresses (peer, GIDs) named on its lines, in order, at most
  *                    {@link LogExplainer#MAX_SEEN}
  */
-public record Finding(Explanation explanation, long count, long firstLine, String firstText,
+public record LogFinding(Explanation explanation, long count, long firstLine, String firstText,
                       java.util.List<LogAddresses.Seen> seen) {
-    public Finding {
+    public LogFinding {
         seen = java.util.List.copyOf(seen);
     }
 }
