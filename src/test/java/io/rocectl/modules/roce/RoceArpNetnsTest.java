@@ -78,7 +78,7 @@ class RoceArpNetnsTest {
         ModuleResult r = new SysctlModule().run(ns.ctx(a, vars, false, null));
         assertTrue(r.changed(), r.msg());
         assertEquals("1", sysctl("net/ipv4/conf/r0/arp_ignore"));
-        assertTrue(Files.readString(ns.etc.resolve("sysctl.d/99-rocectl.conf")).contains("net.ipv4.conf.r0.arp_ignore = 1"));
+        assertTrue(Files.readString(ns.etc.resolve("sysctl.d/99-rocectl.conf")).lines().toList().contains("net.ipv4.conf.r0.arp_ignore=1"));
         assertFalse(new SysctlModule().run(ns.ctx(a, vars, false, null)).changed());
         ModuleResult fileOnly = new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.conf.r1.arp_ignore", "value", "1",
                 "reload", false), vars, false, null));
@@ -106,7 +106,7 @@ class RoceArpNetnsTest {
         assertEquals(before, sysctl("net/ipv4/conf/r0/arp_ignore"));
         assertTrue(new SysctlModule().run(ns.ctx(Map.of("name", "net.ipv4.conf.r0.arp_ignore", "value", "1"),
                 vars, false, null)).changed());
-        assertTrue(Files.readString(conf).contains("net.ipv4.conf.r0.arp_ignore = 1"));
+        assertTrue(Files.readString(conf).lines().toList().contains("net.ipv4.conf.r0.arp_ignore=1"));
         assertEquals("2", sysctl("net/ipv4/conf/r0/arp_announce"), "reload loads the whole file (sysctl -p FILE)");
     }
 
