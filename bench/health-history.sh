@@ -26,7 +26,7 @@ rocectl health -i "$inv" --state-dir "$state" >/dev/null   # the previous sample
 
 full() {
   now=$(date +%s)
-  for host in $(grep -o '^gpu[0-9]*' "$inv" | sort -u); do
+  grep -o '^gpu[0-9]*' "$inv" | sort -u | while read -r host; do
     awk -v now="$now" -v nics="$k" 'BEGIN {
       print "# rocectl health history 1"
       for (n = 0; n < nics; n++) for (i = 0; i < 256; i++)
@@ -51,7 +51,10 @@ printf '%-5s %4s %8s %8s\n' hist run wall_s cpu_s
 : > "$state/full.txt"; : > "$state/none.txt"
 for r in $(seq 1 "$RUNS"); do
   for mode in none full; do
-    set -- $(one "$mode")
+    read -r wall cpu <<EOF2
+$(one "$mode")
+EOF2
+    set -- "$wall" "$cpu"
     printf '%-5s %4d %8.2f %8.2f\n' "$mode" "$r" "$1" "$2"
     echo "$1 $2" >> "$state/$mode.txt"
   done
@@ -60,4 +63,4 @@ for mode in none full; do
   printf 'median %-5s wall %.2f s, cpu %.2f s\n' "$mode" "$(cut -d' ' -f1 "$state/$mode.txt" | median)" \
     "$(cut -d' ' -f2 "$state/$mode.txt" | median)"
 done
-echo "history bytes per host (full): $(wc -c < "$(ls "$state"/*.history | head -1)")"
+echo "history bytes per host (full): $(wc -c < "$(find "$state" -name '*.history' | sort | head -1)")"

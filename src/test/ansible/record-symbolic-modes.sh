@@ -2,7 +2,7 @@
 # Records what ansible-core's own AnsibleModule._symbolic_mode_to_octal (module_utils/basic.py)
 # makes of symbolic modes under several umasks into
 # src/test/resources/fixtures/modules/file/symbolic-umask.yaml, which
-# io.rocectl.modules.core.FileModeUmaskTest compares FileMode.resolve with. The function reads the
+# io.rocectl.builtin.core.FileModeUmaskTest compares FileMode.resolve with. The function reads the
 # umask of the process it runs in (os.umask), as the file/copy/template modules do on the host, so
 # each row sets that process's umask first. Needs the Python that ansible-playbook runs with.
 # Usage: src/test/ansible/record-symbolic-modes.sh   (from the project directory)

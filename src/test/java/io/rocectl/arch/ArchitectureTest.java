@@ -64,9 +64,9 @@ class ArchitectureTest {
             Map.entry("report", Set.of("hostset", "probe")),
             Map.entry("health", Set.of("fact", "fs", "nic", "op", "transport")),
             Map.entry("audit", Set.of("error", "fact", "health", "hostset", "nic", "op", "report", "transport", "yaml")),
-            Map.entry("modules", Set.of()),
-            Map.entry("modules.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders
-            Map.entry("modules.roce", Set.of("exec", "fact", "hostset", "module", "nic", "nodecheck", "op", "probe", "remediate",
+            Map.entry("builtin", Set.of()),
+            Map.entry("builtin.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders
+            Map.entry("builtin.roce", Set.of("exec", "fact", "hostset", "module", "nic", "nodecheck", "op", "probe", "remediate",
                     "transport")),
             Map.entry("remediate", Set.of("exec", "fs", "hostset", "module", "nic", "op", "probe", "transport")),
             Map.entry("lab", Set.of("error", "fs", "transport")),

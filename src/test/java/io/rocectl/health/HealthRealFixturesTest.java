@@ -1,6 +1,6 @@
 package io.rocectl.health;
 
-import io.rocectl.modules.roce.MountNs;
+import io.rocectl.builtin.roce.MountNs;
 import io.rocectl.transport.ExecResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
