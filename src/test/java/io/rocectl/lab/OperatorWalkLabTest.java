@@ -89,6 +89,7 @@ class OperatorWalkLabTest {
         assertTrue(r.out().contains("changed: [gpu[01-02]] => would write /etc/nccl.conf"), r.out());
         assertEquals(List.of("--- diff for gpu[01-02] (2 hosts) ---"),
                 r.out().lines().filter(l -> l.startsWith("--- diff for ")).toList(), "one diff for both hosts:\n" + r.out());
+        assertTrue(r.out().contains("\n+NCCL_IB_GID_INDEX=3\n"), "the new file's lines are marked added:\n" + r.out());
         assertFalse(r.out().matches("(?s).*\\b(wrote|created) /etc/nccl.conf.*"), r.out());
         for (String h : List.of("gpu01", "gpu02"))
             assertNotEquals(0, LabTestSupport.in(s, h, "test", "-e", "/etc/nccl.conf").exitCode(), h + ": check mode wrote nothing");

@@ -75,8 +75,17 @@ public final class NcclEnvModule implements Module {
         if (Facts.NCCL_CONF_PATH.equals(path)) HostNics.keep(ctx.connection(), List.of(Facts.NCCL_CONF));
     }
 
+    /** The old lines marked {@code -}, the new ones {@code +} (a new file has no {@code -} line; a removed one no {@code +}). */
     private static String diff(String path, String cur, String next) {
-        return "--- " + path + "\n" + cur + "+++ " + path + "\n" + (next == null ? "" : next);
+        return "--- " + path + "\n" + marked(cur, '-') + "+++ " + path + "\n" + marked(next, '+');
+    }
+
+    private static String marked(String text, char mark) {
+        if (text == null || text.isEmpty()) return "";
+        StringBuilder sb = new StringBuilder();
+        String body = text.endsWith("\n") ? text.substring(0, text.length() - 1) : text;
+        for (String l : body.split("\n", -1)) sb.append(mark).append(l).append('\n');
+        return sb.toString();
     }
 
     /** {@code roce_nics: []} with {@code roce_confirm_remove: true}: rocectl's keys go (see the class). */
