@@ -121,6 +121,10 @@ class SlurmViaLabTest {
             assertFalse(r.out().contains("every pair is up"), r.out());
         } finally {
             assertTrue(SlurmLab.scontrol(s, "update", "NodeName=gpu03", "State=RESUME").ok());
+            // the next tests need gpu03 back in service: wait until Slurm says so (not only that it took the request)
+            io.rocectl.testing.Await.until("gpu03 is idle again after RESUME", io.rocectl.testing.Await.LONG,
+                    () -> SlurmLab.scontrol(s, "show", "node", "gpu03").stdout(),
+                    o -> o.matches("(?s).*\\bState=IDLE(\\s|$).*"));
         }
     }
 
