@@ -65,9 +65,10 @@ class CommitConfirmTimeoutTest {
                 assertTrue(Files.exists(hung), "the change ran (and hung) before the 3 s timeout");
                 long ipPid = Long.parseLong(Files.readString(hung).strip());
                 Await.gone("the hung change was killed on the host", ipPid);
-                Await.until("the rollback timer survived the kill and fired (" + applied + ")", Await.LONG,
-                        () -> Files.exists(applied));
-                assertEquals("rule del pref 1000\n", Files.readString(applied), "it applied the undo");
+                // the file exists as soon as the shell opens it for >>, before cat has written: wait for its content
+                String undo = Await.until("the rollback timer survived the kill and applied the undo (" + applied + ")",
+                        Await.LONG, () -> Files.exists(applied) ? Files.readString(applied) : "", "rule del pref 1000\n"::equals);
+                assertEquals("rule del pref 1000\n", undo, "it applied the undo");
             }
         }
     }
