@@ -77,7 +77,8 @@ class CheapProbeLabTest {
         for (String n : created) ip("netns", "del", n);
     }
 
-    private static String ip(String... args) throws IOException, InterruptedException {
+    /** {@code ip ARGS}; fails with its output when it exits non-zero (also used by {@link ProbeProtocolScriptLabTest}). */
+    static String ip(String... args) throws IOException, InterruptedException {
         List<String> argv = new ArrayList<>(List.of("ip"));
         argv.addAll(List.of(args));
         Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();

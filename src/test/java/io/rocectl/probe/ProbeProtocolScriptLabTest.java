@@ -122,11 +122,6 @@ class ProbeProtocolScriptLabTest {
     }
 
     private static String ip(String... args) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(List.of("ip"));
-        argv.addAll(List.of(args));
-        Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) throw new IllegalStateException(argv + ": " + out);
-        return out;
+        return CheapProbeLabTest.ip(args);
     }
 }
