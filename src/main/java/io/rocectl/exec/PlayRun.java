@@ -2,6 +2,7 @@ package io.rocectl.exec;
 
 import io.rocectl.event.HostResult;
 import io.rocectl.event.Status;
+import io.rocectl.module.ControllerModule;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.SearchPath;
 import io.rocectl.module.Values;
