@@ -71,7 +71,7 @@ final class ControllerRun {
                 st = Boolean.TRUE.equals(r.data().get("changed")) ? Status.CHANGED : Status.OK;
             }
             HostResult hr = new HostResult(h, r.task(), st, r.msg(), r.data(), r.diff(), List.of(), null, r.millis());
-            if (t.register() != null) hs.registered.put(t.register(), r.data());
+            if (t.register() != null) hs.register(t.register(), r.data());
             hs.count(st);
             run.metas().notify(t, h, st);
             run.ctx().listener().onHostResult(PlayRun.shown(t, hr));
