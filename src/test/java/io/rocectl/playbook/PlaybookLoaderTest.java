@@ -65,6 +65,12 @@ class PlaybookLoaderTest {
         "'- hosts: all\\n  max_fail_percentage: \"150%\"\\n  tasks: []\\n'|2:24: 'max_fail_percentage' must be 0-100, got '150'",
         "'- hosts: all\\n  handlers:\\n    - block:\\n        - command: \"true\"\\n'|3:7: a block in 'handlers' is not supported",
         "'- hosts: all\\n  strategy:\\n  tasks: []\\n'|2:12: 'strategy' needs a value (linear or free)",
+        "'- hosts: all\\n  strategy: host_pinned\\n  tasks: []\\n'|2:13: unknown strategy 'host_pinned' (linear or free)",
+        "'- hosts: all\\n  gather_fact: no\\n  tasks: []\\n'|2:3: unknown play keyword 'gather_fact' (did you mean 'gather_facts'?)",
+        "'- hosts: all\\n  tasks: []\\n  remote_usr: admin\\n'|3:3: unknown play keyword 'remote_usr' (did you mean 'remote_user'?)",
+        "'- hosts: all\\n  serial: 0\\n  tasks: []\\n'|2:11: 'serial' must be at least 1, got '0'",
+        "'- hosts: all\\n  serial: [1, many]\\n  tasks: []\\n'|2:15: 'serial' must be a number or a percentage, got 'many'",
+        "'- hosts: \"\"\\n  tasks: []\\n'|1:10: 'hosts' is empty",
     })
     void refusedAtLoadTime(String yaml, String expected) throws Exception {
         Path p = write(yaml.replace("\\n", "\n"));
