@@ -147,6 +147,7 @@ class DifferentialInventoryTest {
             case "play" -> {
                 List<String> a = new ArrayList<>(List.of("run", caseDir.resolve(w[2]).toString()));
                 for (String i : invs) a.addAll(List.of("-i", i));
+                if (w.length > 3) a.addAll(List.of("-l", limitArg(caseDir, w[3])));
                 yield cli(a.toArray(String[]::new));
             }
             case "hosts" -> {
