@@ -1,6 +1,7 @@
 package io.rocectl.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,7 +67,8 @@ class InventoryLoaderTest {
         Inventory inv = InventoryLoader.load(Fixtures.path("yaml/hosts.yml"));
         Map<String, Object> v = inv.varsFor("gpu07");
         assertEquals(Boolean.TRUE, v.get("sysctl_mode"));
-        assertEquals("2024-01-02", v.get("when"), "timestamps stay strings");
+        assertEquals("2024-01-02", v.get("when").toString(), "a date reads as its text");
+        assertInstanceOf(io.rocectl.yaml.Timestamp.class, v.get("when"), "a date, as PyYAML constructs it");
         assertEquals(Map.of("a", List.of(1, 2)), withoutNulls(v.get("nested")));
         assertEquals(2222, inv.varsFor("gpu05").get("ansible_port"));
         assertEquals("from_group_vars", v.get("shared"));
