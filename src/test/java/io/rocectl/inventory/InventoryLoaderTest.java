@@ -75,6 +75,21 @@ class InventoryLoaderTest {
         assertEquals(2200, v.get("rocectl_port"), "host_vars file without extension");
     }
 
+    /** A range Ansible refuses is refused at its line, with a fix Ansible reads (no dash, no list). */
+    @Test
+    void refusedRangesSuggestWhatAnsibleReads(@TempDir Path dir) throws Exception {
+        Path dash = dir.resolve("dash");
+        java.nio.file.Files.writeString(dash, "[gpu]\ngpu[01-32]\n");
+        assertEquals(dash + ":2:1: bad host range 'gpu[01-32]': host range must be begin:end or begin:end:step"
+                + " (Ansible reads no dash range: write [01:32])",
+                assertThrows(InputError.class, () -> InventoryLoader.load(dash)).oneLine());
+        Path list = dir.resolve("list");
+        java.nio.file.Files.writeString(list, "[gpu]\nmgmt\ngpu[01-04,07].lab\n");
+        assertEquals(list + ":3:1: bad host range 'gpu[01-04,07].lab': host range must be begin:end or begin:end:step"
+                + " (Ansible reads no list in a range: one range per line, such as gpu[01:04].lab)",
+                assertThrows(InputError.class, () -> InventoryLoader.load(list)).oneLine());
+    }
+
     @Test
     void hostsAndGroupsInFileOrder() {
         Inventory inv = InventoryLoader.load(Fixtures.path("ini/hosts.ini"));
