@@ -31,6 +31,8 @@ class TemplarTest {
         assertEquals(true, templar.condition("d != '2002-12-14'", vars));
         assertEquals(true, templar.condition("d | string == s", vars));
         assertEquals(true, templar.condition("s == '2002-12-14'", vars), "plain strings compare as before");
+        assertEquals("[\n    \"2001-12-14T21:59:43.100000-05:00\"\n]", JsonText.displayed(List.of(vars.get("t"))),
+                "a result shows a datetime as Ansible's JSON encoder does: isoformat()");
     }
 
     @Test
