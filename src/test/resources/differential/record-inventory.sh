@@ -16,7 +16,8 @@
 #                           --list-hosts prints the same hosts from a Python set, so in no stable order:
 #                           the ad-hoc command, which shares InventoryManager.get_hosts, is recorded.)
 #   groups INV              ansible -i INV localhost -m debug -a var=groups (the `groups` variable)
-#   play  INV PLAYBOOK      ansible-playbook -i INV PLAYBOOK (plays with connection: local; compared: exit code and recap)
+#   play  INV PLAYBOOK [LIMIT]  ansible-playbook -i INV PLAYBOOK [--limit LIMIT] (plays with connection: local;
+#                           compared: exit code and recap; '' for an empty LIMIT)
 # A line may start with `known(REASON)`: rocectl differs on purpose there (README says so); the
 # expected output is still recorded, the test checks rocectl's documented behaviour instead.
 # Outputs go to inventory/expected/NAME/NN.out (stdout), NN.err (stderr, for reference) and NN.rc
@@ -64,7 +65,10 @@ for case in "${cases[@]}"; do
                 if [ "${w[3]}" = "''" ]; then cmd+=(--limit ""); else cmd+=(--limit "${w[3]}"); fi
               fi ;;
       groups) cmd=(ansible "${iargs[@]}" localhost -c local -m debug -a var=groups) ;;
-      play)   cmd=(ansible-playbook "${iargs[@]}" "${w[2]}") ;;
+      play)   cmd=(ansible-playbook "${iargs[@]}" "${w[2]}")
+              if [ "${#w[@]}" -gt 3 ]; then
+                if [ "${w[3]}" = "''" ]; then cmd+=(--limit ""); else cmd+=(--limit "${w[3]}"); fi
+              fi ;;
       *) echo "$name: unknown check '$kind'" >&2; exit 1 ;;
     esac
     set +e

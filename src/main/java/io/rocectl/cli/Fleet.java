@@ -68,6 +68,11 @@ final class Fleet implements HostInventory {
         }
     }
 
+    @Override
+    public boolean isImplicitLocalhost(String name) {
+        return inventory.isImplicitLocalhost(name);
+    }
+
     static Fleet load(InventoryOptions inv, ConnectionOptions conn) {
         // a missing path is "inventory not found", unless it is a host list (a,b,)
         Inventory inventory = InventoryLoader.load(inv.sources());

@@ -13,4 +13,12 @@ public interface HostInventory {
 
     /** Group name to member hosts (including {@code all}). */
     Map<String, List<String>> groups();
+
+    /**
+     * Whether the name is Ansible's implicit localhost here ({@code localhost}, {@code 127.0.0.1},
+     * {@code ::1} the inventory does not define): one host whatever it is called.
+     */
+    default boolean isImplicitLocalhost(String name) {
+        return false;
+    }
 }

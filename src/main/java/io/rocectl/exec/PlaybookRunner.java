@@ -51,6 +51,7 @@ public final class PlaybookRunner {
     public Map<Play, List<String>> plan(Playbook pb) {
         Map<Play, List<String>> out = new LinkedHashMap<>();
         List<String> limit = opts.limit() == null ? null : inventory.resolve(opts.limit());
+        if (limit != null) refuseLimitOutsideInventory(limit);
         for (Play p : pb.plays()) {
             refuseRoutedControllerTasks(p.tasks());
             List<String> hs;
@@ -60,8 +61,48 @@ public final class PlaybookRunner {
                 Mark m = p.mark();
                 throw new InputError(m.file(), m.line(), m.column(), "hosts '" + p.hosts() + "': " + e.getMessage());
             }
-            if (limit != null) hs.retainAll(new HashSet<>(limit));
+            if (limit != null) hs = limited(hs, limit);
             out.put(p, hs);
+        }
+        return out;
+    }
+
+    /**
+     * As ansible-playbook: a {@code --limit} that keeps no host of a non-empty inventory (only the
+     * implicit localhost, which {@code all} does not match) is an error before any play, even for
+     * a play on {@code localhost}.
+     */
+    private void refuseLimitOutsideInventory(List<String> limit) {
+        List<String> all;
+        try {
+            all = inventory.resolve("all");
+        } catch (InputError e) {
+            return; // an inventory without hosts: the implicit localhost alone, as in Ansible
+        }
+        if (all.isEmpty()) return;
+        Set<String> in = new HashSet<>(all);
+        if (limit.stream().noneMatch(in::contains)) {
+            throw new InputError("option --limit", 0, 0, "'" + opts.limit() + "' leaves no inventory host to target"
+                    + " (as in Ansible, the implicit localhost alone does not count)");
+        }
+    }
+
+    /**
+     * A play's hosts that the limit keeps. The implicit localhost is one host whatever its name,
+     * and, as ansible-playbook evaluates {@code --limit} before any play, it takes the name the
+     * limit first gives it ({@code hosts: localhost} with {@code -l h1,127.0.0.1} runs on
+     * {@code 127.0.0.1}).
+     */
+    private List<String> limited(List<String> hosts, List<String> limit) {
+        Set<String> sel = new HashSet<>(limit);
+        String local = limit.stream().filter(inventory::isImplicitLocalhost).findFirst().orElse(null);
+        List<String> out = new ArrayList<>();
+        for (String h : hosts) {
+            if (local != null && inventory.isImplicitLocalhost(h)) {
+                if (!out.contains(local)) out.add(local);
+            } else if (sel.contains(h)) {
+                out.add(h);
+            }
         }
         return out;
     }

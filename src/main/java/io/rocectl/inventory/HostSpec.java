@@ -118,8 +118,10 @@ record HostSpec(List<String> names, Integer port) {
         String tail = parts[2];
         String[] bounds = range.split(":", -1);
         if (bounds.length != 2 && bounds.length != 3) {
-            throw bad(entry, "host range must be begin:end or begin:end:step" + (range.matches("[^:]*-[^:]*")
-                    ? " (Ansible reads no dash range: write [" + range.replace('-', ':') + "])" : ""));
+            String hint = range.contains(",") ? " (Ansible reads no list in a range: one range per line, such as "
+                    + head + "[" + range.substring(0, range.indexOf(',')).replace('-', ':') + "]" + tail + ")"
+                    : range.matches("[^:]*-[^:]*") ? " (Ansible reads no dash range: write [" + range.replace('-', ':') + "])" : "";
+            throw bad(entry, "host range must be begin:end or begin:end:step" + hint);
         }
         String beg = bounds[0].isEmpty() ? "0" : bounds[0];
         String end = bounds[1];

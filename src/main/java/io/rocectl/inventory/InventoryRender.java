@@ -91,12 +91,14 @@ public final class InventoryRender {
     /**
      * The value as Python's {@code json.dumps(sort_keys=True)} sees it: mapping keys sorted (numbers
      * numerically, strings by code point) and printed as JSON strings ({@code 1}, {@code true});
-     * an {@code !unsafe} string as Ansible's {@code {"__ansible_unsafe": text}}. Ansible prints a
+     * an {@code !unsafe} string as Ansible's {@code {"__ansible_unsafe": text}}; a YAML date or
+     * datetime as its {@code isoformat()}. Ansible prints a
      * document whose mapping mixes number and string keys unsorted (with a warning); here such
      * keys are sorted by their text.
      */
     static Object pythonView(Object v) {
         if (v instanceof Unsafe u) return Map.of("__ansible_unsafe", u.text());
+        if (v instanceof io.rocectl.yaml.Timestamp t) return t.iso(); // Ansible's JSON encoder: isoformat()
         if (v instanceof List<?> l) {
             List<Object> out = new ArrayList<>();
             for (Object o : l) out.add(pythonView(o));

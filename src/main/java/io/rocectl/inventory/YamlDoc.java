@@ -12,7 +12,7 @@ import io.rocectl.yaml.YamlSequence;
 
 /**
  * One YAML file read through the one {@link YamlReader} (limits, duplicate keys, YAML 1.1 as
- * Ansible reads it, timestamps kept as strings) as a node tree with marks, for
+ * Ansible reads it, timestamps as {@link io.rocectl.yaml.Timestamp}) as a node tree with marks, for
  * {@code file:line:col} errors.
  */
 final class YamlDoc {

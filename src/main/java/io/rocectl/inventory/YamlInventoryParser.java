@@ -9,6 +9,7 @@ import io.rocectl.yaml.YamlMapping;
 import io.rocectl.yaml.YamlNode;
 import io.rocectl.yaml.YamlEntry;
 import io.rocectl.yaml.YamlScalar;
+import io.rocectl.yaml.YamlSequence;
 
 /**
  * Ansible's YAML inventory format: top-level keys are groups (usually just {@code all}); a group
@@ -55,7 +56,41 @@ final class YamlInventoryParser {
         return any || m.getValue().stream().anyMatch(t -> "all".equals(YamlDoc.text(t.getKeyNode())));
     }
 
+    /**
+     * As Ansible's yaml plugin: a host or group name must be a string; an unquoted number, boolean
+     * or date ({@code 2001-12-14:}) makes Ansible drop the whole file, so it is refused here.
+     */
+    private void requireString(YamlNode key, String what) {
+        if (YamlDoc.isNull(key)) return; // "bad ... name" says it below
+        Object v = doc.value(key);
+        if (!(v instanceof CharSequence) || v instanceof io.rocectl.yaml.Timestamp) {
+            String type = v instanceof io.rocectl.yaml.Timestamp t ? (t.date() ? "a date" : "a datetime")
+                    : v instanceof Boolean ? "a boolean" : v instanceof Number ? "a number" : "not a string";
+            throw doc.error(key, what + " " + YamlDoc.describe(key) + " is " + type + " in YAML, which Ansible refuses:"
+                    + " quote it");
+        }
+    }
+
+    /**
+     * A date as a mapping key in a variable: ansible-inventory fails printing it (JSON keys must
+     * be text), so it is refused at its line.
+     */
+    private void refuseDateKeys(YamlNode n) {
+        if (n instanceof YamlMapping m) {
+            for (YamlEntry e : doc.entries(m)) {
+                if (doc.value(e.getKeyNode()) instanceof io.rocectl.yaml.Timestamp) {
+                    throw doc.error(e.getKeyNode(), "the key " + YamlDoc.describe(e.getKeyNode()) + " is a date in YAML,"
+                            + " which ansible-inventory cannot print: quote it");
+                }
+                refuseDateKeys(e.getValueNode());
+            }
+        } else if (n instanceof YamlSequence s) {
+            for (YamlNode c : s.getValue()) refuseDateKeys(c);
+        }
+    }
+
     private String groupName(YamlNode key) {
+        requireString(key, "group name");
         String name = YamlDoc.text(key);
         if (name == null || name.isBlank() || name.matches(".*[\\s:\\[\\],].*")) {
             throw doc.error(key, "bad group name " + YamlDoc.describe(key));
@@ -117,6 +152,7 @@ final class YamlInventoryParser {
 
     private void vars(String group, YamlMapping m) {
         check(m);
+        refuseDateKeys(m);
         Object v = doc.value(m);
         @SuppressWarnings("unchecked")
         Map<Object, Object> map = (Map<Object, Object>) v;
@@ -124,6 +160,7 @@ final class YamlInventoryParser {
     }
 
     private void host(String group, YamlNode key, YamlNode vars) {
+        requireString(key, "host name");
         String token = YamlDoc.text(key);
         if (token == null || token.isBlank()) throw doc.error(key, "bad host name " + YamlDoc.describe(key));
         HostSpec spec;
@@ -138,6 +175,7 @@ final class YamlInventoryParser {
                 throw doc.error(vars, "vars of host '" + token + "' must be a mapping, got " + YamlDoc.describe(vars));
             }
             check((YamlMapping) vars);
+            refuseDateKeys(vars);
             @SuppressWarnings("unchecked")
             Map<Object, Object> map = (Map<Object, Object>) doc.value(vars);
             for (Map.Entry<Object, Object> e : map.entrySet()) hv.put(String.valueOf(e.getKey()), e.getValue());

@@ -70,6 +70,8 @@ public final class JsonText {
             }
             newline(indent, level, sb);
             sb.append(']');
+        } else if (v instanceof io.rocectl.yaml.Timestamp t) {
+            string(t.iso(), ascii, sb); // Ansible's JSON encoder: a date or datetime as its isoformat()
         } else string(v.toString(), ascii, sb);
     }
 

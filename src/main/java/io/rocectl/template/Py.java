@@ -68,6 +68,8 @@ public final class Py {
             sb.append("None");
         } else if (v instanceof Boolean b) {
             sb.append(b ? "True" : "False");
+        } else if (v instanceof io.rocectl.yaml.Timestamp t) {
+            sb.append(t.repr()); // a YAML date or datetime: Python's repr, as Ansible shows it in a list
         } else if (v instanceof CharSequence s) {
             quote(s.toString(), sb);
         } else if (v instanceof Double || v instanceof Float) {
@@ -155,6 +157,7 @@ public final class Py {
         if (v instanceof Boolean) return "bool";
         if (v instanceof Double || v instanceof Float || v instanceof BigDecimal) return "float";
         if (v instanceof Number) return "int";
+        if (v instanceof io.rocectl.yaml.Timestamp t) return t.date() ? "date" : "datetime";
         if (v instanceof CharSequence) return "str";
         if (v instanceof Tuple) return "tuple";
         if (v instanceof List<?>) return "list";
@@ -163,7 +166,10 @@ public final class Py {
         return v.getClass().getSimpleName();
     }
 
-    /** A plain Java copy: lists and maps (Jinjava's wrappers included) become ArrayList/LinkedHashMap. */
+    /**
+     * A plain Java copy: lists and maps (Jinjava's wrappers included) become ArrayList/LinkedHashMap,
+     * other text a String; a YAML date or datetime stays one.
+     */
     public static Object plain(Object o) {
         o = unwrap(o);
         if (o instanceof Tuple t) {
@@ -181,7 +187,21 @@ public final class Py {
             m.forEach((k, v) -> out.put(String.valueOf(k), plain(v)));
             return out;
         }
+        if (o instanceof io.rocectl.yaml.Timestamp) return o; // a date stays a date (Templar renders it as text)
         if (o instanceof CharSequence s && !(o instanceof String)) return s.toString();
         return o;
+    }
+
+    /** Whether a YAML date or datetime is in the value (a list or mapping searched through). */
+    static boolean holdsTimestamp(Object o) {
+        o = unwrap(o);
+        if (o instanceof io.rocectl.yaml.Timestamp) return true;
+        if (o instanceof Collection<?> c) {
+            for (Object x : c) if (holdsTimestamp(x)) return true;
+        }
+        if (o instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) if (holdsTimestamp(e.getKey()) || holdsTimestamp(e.getValue())) return true;
+        }
+        return false;
     }
 }

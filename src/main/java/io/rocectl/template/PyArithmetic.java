@@ -3,6 +3,8 @@ package io.rocectl.template;
 import com.hubspot.jinjava.el.ExtendedSyntaxBuilder;
 import com.hubspot.jinjava.el.ext.AdditionOperator;
 import com.hubspot.jinjava.el.ext.ExtendedParser;
+import io.rocectl.yaml.Timestamp;
+import jinjava.de.odysseus.el.misc.BooleanOperations;
 import jinjava.de.odysseus.el.misc.NumberOperations;
 import jinjava.de.odysseus.el.misc.TypeConverter;
 import jinjava.de.odysseus.el.tree.impl.Parser;
@@ -40,6 +42,8 @@ public final class PyArithmetic extends ExtendedSyntaxBuilder {
         if (op == AstBinary.MUL) return MUL;
         if (op == AstBinary.SUB) return SUB;
         if (op == AstBinary.DIV) return DIV;
+        if (op == AstBinary.EQ) return EQ;
+        if (op == AstBinary.NE) return NE;
         return op;
     }
 
@@ -126,6 +130,36 @@ public final class PyArithmetic extends ExtendedSyntaxBuilder {
         @Override
         public String toString() {
             return "/";
+        }
+    };
+
+    /**
+     * JUEL's {@code ==} and {@code !=}, but a YAML date or datetime compares as Python's does: equal
+     * only to the same date or moment, never to a string (JUEL would compare their text).
+     */
+    private static final AstBinary.Operator EQ = new AstBinary.SimpleOperator() {
+        @Override
+        protected Object apply(TypeConverter converter, Object a, Object b) {
+            if (a instanceof Timestamp || b instanceof Timestamp) return Timestamp.pyEquals(a, b);
+            return BooleanOperations.eq(converter, a, b);
+        }
+
+        @Override
+        public String toString() {
+            return "==";
+        }
+    };
+
+    private static final AstBinary.Operator NE = new AstBinary.SimpleOperator() {
+        @Override
+        protected Object apply(TypeConverter converter, Object a, Object b) {
+            if (a instanceof Timestamp || b instanceof Timestamp) return !Timestamp.pyEquals(a, b);
+            return BooleanOperations.ne(converter, a, b);
+        }
+
+        @Override
+        public String toString() {
+            return "!=";
         }
     };
 }

@@ -182,6 +182,10 @@ public final class Templar {
             // dict or boolean (so "{{ 1 + 1 }}" is "2" and "{{ nics }}" a list)
             Matcher bare = BARE_VAR.matcher(s.trim());
             if (bare.matches() && vars.containsKey(bare.group(1)) && (v == null || v instanceof Number || v instanceof Boolean)) return v;
+            // a YAML date is text (Python's str()); a list or mapping holding one is Python's str() of
+            // it, which Ansible cannot read back as a literal ("[datetime.date(2002, 12, 14)]")
+            if (v instanceof io.rocectl.yaml.Timestamp t) return t.toString();
+            if (Py.holdsTimestamp(v)) return Py.repr(v);
             if (v instanceof Py.Tuple || v == null || v instanceof Number || NO_TYPE.matcher(s).lookingAt()) return PyOutput.finalized(v);
             if (v instanceof String str) return Py.literal(str);
             return v;

@@ -19,7 +19,7 @@ import java.util.Map;
 /**
  * One parsed YAML document: its node tree (every node keeps its line and column) and the plain
  * Java values of sub-trees (String, Boolean, Integer/Long/BigInteger, Double, List, Map, null;
- * timestamps as strings).
+ * timestamps as {@link Timestamp}, Python's date or datetime).
  */
 public final class YamlFile {
     private final String file;
@@ -61,6 +61,11 @@ public final class YamlFile {
         } catch (DuplicateKeyException e) {
             String key = e.getProblem().replaceFirst("^found duplicate key ", "");
             throw YamlReader.at(file, e.getProblemMark(), "duplicate key '" + key + "'");
+        } catch (org.yaml.snakeyaml.error.MarkedYAMLException e) {
+            Node at = node.raw;
+            String what = e.getProblem() != null ? e.getProblem() : e.getMessage();
+            if (e.getProblemMark() != null) throw YamlReader.at(file, e.getProblemMark(), "bad value: " + YamlReader.firstLine(what));
+            throw error(at, "bad value: " + YamlReader.firstLine(what));
         } catch (YAMLException e) {
             throw error(node, "bad value: " + YamlReader.firstLine(e.getMessage()));
         }
@@ -80,11 +85,22 @@ public final class YamlFile {
         return YamlReader.at(file, node == null ? null : node.getStartMark(), message);
     }
 
-    /** Safe constructor exposing construction of sub-trees; timestamps stay strings. */
+    /** Safe constructor exposing construction of sub-trees; timestamps as PyYAML constructs them. */
     private static final class Values extends SafeConstructor {
         Values(LoaderOptions options) {
             super(options);
-            this.yamlConstructors.put(Tag.TIMESTAMP, new ConstructYamlStr());
+            this.yamlConstructors.put(Tag.TIMESTAMP, new org.yaml.snakeyaml.constructor.AbstractConstruct() {
+                @Override
+                public Object construct(Node node) {
+                    String text = ((ScalarNode) node).getValue();
+                    try {
+                        return Timestamp.parse(text);
+                    } catch (IllegalArgumentException e) {
+                        throw new org.yaml.snakeyaml.constructor.ConstructorException(null, null,
+                                e.getMessage(), node.getStartMark()) { };
+                    }
+                }
+            });
             // Ansible's !unsafe: the scalar's text, never templated
             this.yamlConstructors.put(new Tag("!unsafe"), new org.yaml.snakeyaml.constructor.AbstractConstruct() {
                 @Override

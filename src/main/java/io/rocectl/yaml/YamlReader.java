@@ -38,7 +38,7 @@ import java.util.Set;
  * expansion: at most {@value #MAX_BYTES} bytes of strict UTF-8, {@value #MAX_DEPTH} levels of
  * nesting, {@value #MAX_ALIASES} aliases of collections, and {@value #MAX_NODES} values once aliases are expanded
  * (a "billion laughs" document has few aliases but expands to billions of values). Duplicate keys
- * are errors. YAML 1.1 typing as Ansible reads it ({@code yes} is true); timestamps stay strings.
+ * are errors. YAML 1.1 typing as Ansible reads it ({@code yes} is true; timestamps are {@link Timestamp}).
  */
 public final class YamlReader {
     public static final int MAX_BYTES = 16 * 1024 * 1024;

@@ -3,6 +3,7 @@ package io.rocectl.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.TestFactory;
  * compares each group's host list, in order). Where Ansible fails, rocectl must refuse with exit
  * 5 (bad input); a {@code play} check compares the exit code and the recap. A check marked
  * {@code known(REASON)} is a difference the README states: when
- * REASON starts with {@code exit N}, rocectl must exit N; otherwise it must print
+ * REASON starts with {@code exit N}, rocectl must exit N (and where REASON cites docs/inventory.md
+ * or file:line:col, say so on one line: {@code rocectl: FILE:LINE:COL: why}); otherwise it must print
  * {@code expected-rocectl/NAME/NN.out}, and that must differ from Ansible's (else the mark is stale).
  */
 class DifferentialInventoryTest {
@@ -86,6 +88,11 @@ class DifferentialInventoryTest {
             Matcher exit = Pattern.compile("^exit (\\d+)").matcher(known);
             if (exit.find()) {
                 assertEquals(Integer.parseInt(exit.group(1)), r.rc(), what + ": documented difference (" + known + "): " + r.err());
+                if (known.contains("file:line:col") || known.contains("docs/inventory.md")) {
+                    // a deliberate refusal of inventory input names where: file:line:col, on one line
+                    assertTrue(Pattern.compile("^rocectl: \\S+:[1-9]\\d*:[1-9]\\d*: \\S.*\n$").matcher(r.err()).matches(),
+                            what + ": a refusal names file:line:col: " + r.err());
+                }
             } else {
                 Path mine = ROOT.resolve("expected-rocectl").resolve(caseDir.getFileName().toString()).resolve(nn + ".out");
                 assertEquals(0, r.rc(), what + ": " + r.err());
@@ -147,6 +154,7 @@ class DifferentialInventoryTest {
             case "play" -> {
                 List<String> a = new ArrayList<>(List.of("run", caseDir.resolve(w[2]).toString()));
                 for (String i : invs) a.addAll(List.of("-i", i));
+                if (w.length > 3) a.addAll(List.of("-l", limitArg(caseDir, w[3])));
                 yield cli(a.toArray(String[]::new));
             }
             case "hosts" -> {

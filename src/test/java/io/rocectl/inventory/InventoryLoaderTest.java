@@ -1,6 +1,7 @@
 package io.rocectl.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,11 +67,27 @@ class InventoryLoaderTest {
         Inventory inv = InventoryLoader.load(Fixtures.path("yaml/hosts.yml"));
         Map<String, Object> v = inv.varsFor("gpu07");
         assertEquals(Boolean.TRUE, v.get("sysctl_mode"));
-        assertEquals("2024-01-02", v.get("when"), "timestamps stay strings");
+        assertEquals("2024-01-02", v.get("when").toString(), "a date reads as its text");
+        assertInstanceOf(io.rocectl.yaml.Timestamp.class, v.get("when"), "a date, as PyYAML constructs it");
         assertEquals(Map.of("a", List.of(1, 2)), withoutNulls(v.get("nested")));
         assertEquals(2222, inv.varsFor("gpu05").get("ansible_port"));
         assertEquals("from_group_vars", v.get("shared"));
         assertEquals(2200, v.get("rocectl_port"), "host_vars file without extension");
+    }
+
+    /** A range Ansible refuses is refused at its line, with a fix Ansible reads (no dash, no list). */
+    @Test
+    void refusedRangesSuggestWhatAnsibleReads(@TempDir Path dir) throws Exception {
+        Path dash = dir.resolve("dash");
+        java.nio.file.Files.writeString(dash, "[gpu]\ngpu[01-32]\n");
+        assertEquals(dash + ":2:1: bad host range 'gpu[01-32]': host range must be begin:end or begin:end:step"
+                + " (Ansible reads no dash range: write [01:32])",
+                assertThrows(InputError.class, () -> InventoryLoader.load(dash)).oneLine());
+        Path list = dir.resolve("list");
+        java.nio.file.Files.writeString(list, "[gpu]\nmgmt\ngpu[01-04,07].lab\n");
+        assertEquals(list + ":3:1: bad host range 'gpu[01-04,07].lab': host range must be begin:end or begin:end:step"
+                + " (Ansible reads no list in a range: one range per line, such as gpu[01:04].lab)",
+                assertThrows(InputError.class, () -> InventoryLoader.load(list)).oneLine());
     }
 
     @Test

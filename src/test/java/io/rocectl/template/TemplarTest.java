@@ -17,6 +17,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TemplarTest {
     final Templar templar = Templar.get();
 
+    /** A YAML date or datetime, as PyYAML builds it: text in a template, repr in a list, never equal to a string. */
+    @Test
+    void yamlTimestampsTemplateAsPythonDatesDo() {
+        Map<String, Object> vars = Map.of("d", io.rocectl.yaml.Timestamp.parse("2002-12-14"),
+                "t", io.rocectl.yaml.Timestamp.parse("2001-12-14 21:59:43.10 -5"), "s", "2002-12-14");
+        assertEquals("2002-12-14", templar.render("{{ d }}", vars));
+        assertEquals("2001-12-14 21:59:43.100000-05:00", templar.render("{{ t }}", vars));
+        assertEquals("at 2001-12-14 21:59:43.100000-05:00", templar.render("at {{ t }}", vars));
+        assertEquals("[datetime.date(2002, 12, 14)]", templar.render("{{ [d] }}", vars),
+                "Python's str() of the list, which Ansible cannot read back as a literal");
+        assertEquals(false, templar.condition("d == s", vars));
+        assertEquals(true, templar.condition("d != '2002-12-14'", vars));
+        assertEquals(true, templar.condition("d | string == s", vars));
+        assertEquals(true, templar.condition("s == '2002-12-14'", vars), "plain strings compare as before");
+        assertEquals("[\n    \"2001-12-14T21:59:43.100000-05:00\"\n]", JsonText.displayed(List.of(vars.get("t"))),
+                "a result shows a datetime as Ansible's JSON encoder does: isoformat()");
+    }
+
     @Test
     void omitLeavesOutNestedMappingEntriesOnly() {
         Map<String, Object> args = new LinkedHashMap<>();

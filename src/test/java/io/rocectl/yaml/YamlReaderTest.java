@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -64,13 +65,35 @@ class YamlReaderTest {
     }
 
     @Test
-    void timestampsStayStringsAndYamlOneOneBooleans() {
-        Object v = YamlReader.parse("t.yaml", "when: 2024-01-02\nat: 2001-12-14t21:59:43.10-05:00\nenabled: yes\nn: 010\n").value();
+    void timestampsAsPyYamlConstructsThemAndYamlOneOneBooleans() {
+        Object v = YamlReader.parse("t.yaml", "when: 2024-01-02\nat: 2001-12-14t21:59:43.10-05:00\nenabled: yes\nn: 010\n"
+                + "z: 2001-1-4 1:02:03 Z\nq: '2024-01-02'\n").value();
         Map<?, ?> m = assertInstanceOf(Map.class, v);
-        assertEquals("2024-01-02", m.get("when"));
-        assertEquals("2001-12-14t21:59:43.10-05:00", m.get("at"));
+        Timestamp day = assertInstanceOf(Timestamp.class, m.get("when"));
+        assertEquals("2024-01-02", day.toString());
+        assertEquals("datetime.date(2024, 1, 2)", day.repr());
+        Timestamp at = assertInstanceOf(Timestamp.class, m.get("at"));
+        assertEquals("2001-12-14 21:59:43.100000-05:00", at.toString(), "Python's str()");
+        assertEquals("2001-12-14T21:59:43.100000-05:00", at.iso(), "Python's isoformat()");
+        assertEquals("datetime.datetime(2001, 12, 14, 21, 59, 43, 100000, tzinfo=datetime.timezone("
+                + "datetime.timedelta(days=-1, seconds=68400)))", at.repr());
+        Timestamp z = assertInstanceOf(Timestamp.class, m.get("z"));
+        assertEquals("2001-01-04T01:02:03+00:00", z.iso());
+        assertEquals("datetime.datetime(2001, 1, 4, 1, 2, 3, tzinfo=datetime.timezone.utc)", z.repr());
+        assertEquals("2024-01-02", m.get("q"), "a quoted scalar stays a string");
+        assertFalse(Timestamp.pyEquals(day, "2024-01-02"), "a date never equals a string, as in Python");
+        assertTrue(Timestamp.pyEquals(Timestamp.parse("2001-12-14 21:59:43.10 -5"), Timestamp.parse("2001-12-15T02:59:43.1Z")));
+        assertFalse(Timestamp.pyEquals(Timestamp.parse("2001-12-14 21:59:43"), Timestamp.parse("2001-12-14 21:59:43Z")));
         assertEquals(Boolean.TRUE, m.get("enabled"));
         assertEquals(8, m.get("n"), "YAML 1.1 octal, as Ansible reads it");
+    }
+
+    @Test
+    void aTimestampPythonRefusesIsAnErrorAtItsLine() {
+        InputError month = assertThrows(InputError.class, () -> YamlReader.parse("m.yaml", "a: 1\nb: 2001-13-01\n").value());
+        assertTrue(month.oneLine().startsWith("m.yaml:2:4: bad value: '2001-13-01' is not a valid date"), month.oneLine());
+        InputError zone = assertThrows(InputError.class, () -> YamlReader.parse("z.yaml", "b: [2001-12-14 1:00:00 +24]\n").value());
+        assertTrue(zone.oneLine().startsWith("z.yaml:1:5: bad value: '2001-12-14 1:00:00 +24': a time zone"), zone.oneLine());
     }
 
     @Test

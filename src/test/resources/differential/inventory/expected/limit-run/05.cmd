@@ -1,0 +1,1 @@
+ansible-playbook -i hosts local.yml --limit h1,127.0.0.1

@@ -1,0 +1,1 @@
+ansible-playbook -i hosts all.yml --limit 

@@ -1,0 +1,1 @@
+ansible-playbook -i empty local.yml --limit ::1

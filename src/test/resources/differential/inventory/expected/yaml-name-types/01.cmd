@@ -1,0 +1,1 @@
+ansible-inventory -i quoted.yml --list

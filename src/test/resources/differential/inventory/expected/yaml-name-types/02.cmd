@@ -1,0 +1,1 @@
+ansible-inventory -i host-date.yml --list

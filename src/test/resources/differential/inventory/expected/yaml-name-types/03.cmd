@@ -1,0 +1,1 @@
+ansible-inventory -i host-int.yml --list

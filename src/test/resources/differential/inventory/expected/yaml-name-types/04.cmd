@@ -1,0 +1,1 @@
+ansible-inventory -i host-bool.yml --list

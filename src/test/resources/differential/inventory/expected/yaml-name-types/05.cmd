@@ -1,0 +1,1 @@
+ansible-inventory -i group-date.yml --list

@@ -1,0 +1,1 @@
+ansible-inventory -i key-date.yml --list

@@ -1,0 +1,1 @@
+ansible-playbook -i times.yml play.yml

@@ -1,0 +1,1 @@
+ansible-inventory -i bad-month.yml --list

@@ -1,0 +1,1 @@
+ansible-inventory -i bad-zone.yml --list

@@ -1,0 +1,1 @@
+ansible-inventory -i bad-day.yml --list
