@@ -40,16 +40,20 @@ public final class ShellCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        io.rocectl.transport.ssh.SshTiming.mark(null, "command");
         boolean json = out.json();
         Fleet fleet = Fleet.load(inv, conn);
         List<String> hosts = fleet.resolve(inv.limit() == null ? "all" : inv.limit());
         if (hosts.isEmpty()) throw new InputError("option --limit", 0, 0, "no hosts matched");
         Cmd cmd = Cmd.script(String.join(" ", command)).withBecome(become);
         long t0 = System.nanoTime();
+        io.rocectl.transport.ssh.SshTiming.mark(null, "hosts-resolved");
         Map<String, FanOut.Outcome> res;
         try (ConnectionPool pool = fleet.pool()) {
             res = FanOut.run(hosts, h -> cmd, pool, fleet.forks(), fleet.commandTimeout());
+            io.rocectl.transport.ssh.SshTiming.mark(null, "all-done");
         }
+        io.rocectl.transport.ssh.SshTiming.mark(null, "pool-closed");
         if (json) printJson(res);
         else if (lines) System.out.print(lines(res));
         else printGathered(res, (System.nanoTime() - t0) / 1e9);

@@ -13,6 +13,7 @@ import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.connection.ConnectionException;
 import net.schmizz.sshj.connection.channel.direct.Session;
 import net.schmizz.sshj.connection.channel.direct.Signal;
+import net.schmizz.sshj.transport.NegotiatedAlgorithms;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,10 +51,19 @@ final class SshConnection implements Connection {
     private SharedShell shell; // guarded by shellLock
     private SharedShell lockShell; // the shell holding the host lock, guarded by shellLock
 
-    SshConnection(String host, String user, SSHClient client) {
+    /** What the key exchange chose (kex, host key, ciphers, MACs); null only when sshj did not say. */
+    private final NegotiatedAlgorithms negotiated;
+
+    SshConnection(String host, String user, SSHClient client, NegotiatedAlgorithms negotiated) {
         this.host = host;
         this.user = user;
         this.client = client;
+        this.negotiated = negotiated;
+    }
+
+    /** The algorithms the first key exchange chose, or null. */
+    NegotiatedAlgorithms negotiated() {
+        return negotiated;
     }
 
     @Override
@@ -96,9 +106,11 @@ final class SshConnection implements Connection {
         } catch (IOException e) {
             throw new TransportException(host + ": session lost: " + e.getMessage(), e);
         }
+        SshTiming.mark(host, "channel");
         boolean stalled = false;
         try {
             Session.Command c = session.exec(token == null ? cmd.commandLine() : RemoteKill.tagged(cmd, token));
+            SshTiming.mark(host, "exec");
             Future<BoundedOutput> out = PUMPS.submit(() -> drain(c.getInputStream()));
             Future<BoundedOutput> err = PUMPS.submit(() -> drain(c.getErrorStream()));
             try (OutputStream in = c.getOutputStream()) {
@@ -113,7 +125,9 @@ final class SshConnection implements Connection {
                 o = out.get(waitMs, TimeUnit.MILLISECONDS);
                 long left = Math.max(1000, waitMs - (System.nanoTime() - t0) / 1_000_000);
                 e = err.get(left, TimeUnit.MILLISECONDS);
+                SshTiming.mark(host, "output");
                 c.join(left, TimeUnit.MILLISECONDS);
+                SshTiming.mark(host, "exit-status");
             } catch (TimeoutException | ConnectionException te) {
                 stalled = true;
                 try {
@@ -141,6 +155,7 @@ final class SshConnection implements Connection {
                 PUMPS.submit(() -> closeQuietly(session));
             } else {
                 closeQuietly(session);
+                SshTiming.mark(host, "channel-closed");
             }
         }
     }
@@ -371,5 +386,6 @@ final class SshConnection implements Connection {
         } catch (IOException ignored) {
             // nothing to save
         }
+        SshTiming.mark(host, "disconnected");
     }
 }

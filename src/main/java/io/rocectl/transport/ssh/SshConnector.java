@@ -4,9 +4,9 @@ import io.rocectl.transport.Connection;
 import io.rocectl.transport.Target;
 import io.rocectl.transport.TransportException;
 import net.schmizz.keepalive.KeepAliveProvider;
-import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.common.SecurityUtils;
+import net.schmizz.sshj.transport.NegotiatedAlgorithms;
 import net.schmizz.sshj.userauth.keyprovider.KeyProvider;
 
 import java.io.IOException;
@@ -39,7 +39,13 @@ public final class SshConnector {
      * report them per host (a JDK without one of these algorithms negotiates another).
      */
     public static void preload() {
-        new DefaultConfig();
+        SshTiming.mark(null, "preload-start");
+        preloadCrypto();
+        SshTiming.mark(null, "preload-done");
+    }
+
+    private static void preloadCrypto() {
+        new SshAlgorithms();
         for (int i = 0; i < 8; i++) {
             try {
                 java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("X25519");
@@ -57,13 +63,13 @@ public final class SshConnector {
                 s.initVerify(e.getPublic());
                 s.update(new byte[64]);
                 s.verify(sig);
-                javax.crypto.Cipher c = javax.crypto.Cipher.getInstance("AES/CTR/NoPadding");
+                javax.crypto.Cipher c = javax.crypto.Cipher.getInstance("AES/GCM/NoPadding");
+                byte[] iv = new byte[12];
+                iv[0] = (byte) i; // GCM refuses a key and IV pair it has used
                 c.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(new byte[16], "AES"),
-                        new javax.crypto.spec.IvParameterSpec(new byte[16]));
-                c.update(new byte[4096]);
-                javax.crypto.Mac m = javax.crypto.Mac.getInstance("HmacSHA256");
-                m.init(new javax.crypto.spec.SecretKeySpec(new byte[32], "HmacSHA256"));
-                m.doFinal(new byte[4096]);
+                        new javax.crypto.spec.GCMParameterSpec(128, iv));
+                c.updateAAD(new byte[4]);
+                c.doFinal(new byte[4096]);
             } catch (java.security.GeneralSecurityException ignored) {
                 return; // see above: the handshake that needs it reports it
             }
@@ -73,7 +79,7 @@ public final class SshConnector {
     private final Duration connectTimeout;
     private final int keepAliveSeconds;
     private final int connectAttempts;
-    private final DefaultConfig config;
+    private final SshAlgorithms config;
     private final java.util.Map<Path, KeyProvider> keys = new java.util.concurrent.ConcurrentHashMap<>();
     /** known_hosts parsed once per (file, policy) and shared by every connection of this connector. */
     private final java.util.Map<String, KnownHostsVerifier> verifiers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -82,7 +88,7 @@ public final class SshConnector {
         this.connectTimeout = connectTimeout;
         this.keepAliveSeconds = keepAliveSeconds;
         this.connectAttempts = Math.max(1, connectAttempts);
-        this.config = new DefaultConfig();
+        this.config = new SshAlgorithms();
         this.config.setKeepAliveProvider(KeepAliveProvider.KEEP_ALIVE);
     }
 
@@ -101,12 +107,20 @@ public final class SshConnector {
     }
 
     private Connection connectOnce(Target t) throws TransportException {
-        SSHClient client = new SSHClient(config);
+        SshTiming.mark(t.name(), "connect");
+        SSHClient client = SshTiming.on() ? new TimedClient(config, t.name()) : new SSHClient(config);
         boolean ok = false;
         try {
             // Every mode reads known_hosts: off still refuses @revoked keys and warns about unknown/changed ones.
             KnownHostsVerifier.Check khv = verifier(t).check();
-            client.addHostKeyVerifier(khv);
+            client.addHostKeyVerifier(SshTiming.on() ? timed(t.name(), khv) : khv);
+            java.util.concurrent.atomic.AtomicReference<NegotiatedAlgorithms> negotiated = new java.util.concurrent.atomic.AtomicReference<>();
+            client.addAlgorithmsVerifier(a -> {
+                negotiated.set(a);
+                SshTiming.mark(t.name(), "kexinit");
+                SshTiming.note("negotiated", a.toString());
+                return true;
+            });
             client.setConnectTimeout((int) connectTimeout.toMillis());
             client.setTimeout((int) Math.max(connectTimeout.toMillis(), 30_000));
             try {
@@ -121,6 +135,7 @@ public final class SshConnector {
                 throw new RetryableException(t.name() + ": ssh handshake with " + t.address() + ":" + t.port()
                         + " failed: " + e.getMessage(), e);
             }
+            SshTiming.mark(t.name(), "kex");
             if (keepAliveSeconds > 0) client.getConnection().getKeepAlive().setKeepAliveInterval(keepAliveSeconds);
             List<KeyProvider> providers = new ArrayList<>();
             for (Path p : t.keyFiles()) {
@@ -136,8 +151,9 @@ public final class SshConnector {
             } catch (IOException e) {
                 throw new TransportException(t.name() + ": authentication as " + t.user() + " failed: " + e.getMessage());
             }
+            SshTiming.mark(t.name(), "login");
             ok = true;
-            return new SshConnection(t.name(), t.user(), client);
+            return new SshConnection(t.name(), t.user(), client, negotiated.get());
         } finally {
             if (!ok) {
                 try {
@@ -147,6 +163,40 @@ public final class SshConnector {
                 }
             }
         }
+    }
+
+    /** Marks the TCP connection's end (the SSH identification exchange starts) for {@link SshTiming}. */
+    private static final class TimedClient extends SSHClient {
+        private final String host;
+
+        TimedClient(SshAlgorithms config, String host) {
+            super(config);
+            this.host = host;
+        }
+
+        @Override
+        protected void onConnect() throws IOException {
+            SshTiming.mark(host, "tcp");
+            super.onConnect();
+        }
+    }
+
+    /** {@code v}, marking when the host key arrives (the server's key exchange reply) for {@link SshTiming}. */
+    private static net.schmizz.sshj.transport.verification.HostKeyVerifier timed(String host, KnownHostsVerifier.Check v) {
+        return new net.schmizz.sshj.transport.verification.HostKeyVerifier() {
+            @Override
+            public boolean verify(String hostname, int port, java.security.PublicKey key) {
+                SshTiming.mark(host, "hostkey");
+                boolean ok = v.verify(hostname, port, key);
+                SshTiming.mark(host, "hostkey-checked");
+                return ok;
+            }
+
+            @Override
+            public List<String> findExistingAlgorithms(String hostname, int port) {
+                return v.findExistingAlgorithms(hostname, port);
+            }
+        };
     }
 
     private KnownHostsVerifier verifier(Target t) throws TransportException {
