@@ -289,8 +289,9 @@ final class PlayRun {
                     msg, Map.of("failed", true, "msg", msg), null, List.of(), null, 0);
         }
         h.count(r);
-        metas.notify(t, host, r.status());
         ctx.listener().onHostResult(shown(t, r));
+        // after its result is shown: a notify that names no handler ends the run here (as Ansible's ERROR!)
+        metas.notify(t, host, r.status(), h.notifying);
         return r;
     }
 

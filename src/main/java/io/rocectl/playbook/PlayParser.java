@@ -145,7 +145,8 @@ final class PlayParser {
         }
         // the vars of the play's roles are the play's too, above its own vars (Ansible's private_role_vars=False)
         vars.putAll(roles.vars);
-        return new Play(name == null ? hosts : name, hosts, Map.copyOf(vars), gather, become, serial, maxFail, anyFatal,
+        return new Play(name == null ? hosts : name, hosts, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(vars)),
+                gather, become, serial, maxFail, anyFatal,
                 strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers), Set.copyOf(tags), noLog,
                 src.mark(node), options, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(roles.defaults)));
     }
