@@ -107,12 +107,14 @@ final class TaskExecutor {
                 } else {
                     TemplatedKeywords.Resolved k = TemplatedKeywords.resolve(task, iv);
                     if (k.error() != null) {
-                        r = new HostResult(host.name, task.displayName(), k.task().ignoreErrors() ? Status.IGNORED
-                                : Status.FAILED, k.error(), Map.of("failed", true, "msg", k.error()), null, List.of(), label, 0);
-                    } else {
-                        r = once(host, k.task(), iv, become, System.nanoTime(), label);
-                        notify.addAll(k.names());
+                        // as Ansible's: the loop stops there, the task's result is that failure (no results)
+                        Map<String, Object> d = Map.of("failed", true, "msg", k.error());
+                        register(host, task, d);
+                        return new HostResult(host.name, task.displayName(), k.task().ignoreErrors() ? Status.IGNORED
+                                : Status.FAILED, k.error(), d, null, itemResults, null, elapsed(t0));
                     }
+                    r = once(host, k.task(), iv, become, System.nanoTime(), label);
+                    notify.addAll(k.names());
                     if (r.status() == Status.FAILED || r.status() == Status.IGNORED) ignore &= k.task().ignoreErrors();
                     allSkipped = false;
                 }
