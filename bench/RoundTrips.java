@@ -1,6 +1,6 @@
 import io.rocectl.audit.HostAudit;
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.FanOut;
+import io.rocectl.transport.FanOut;
 import io.rocectl.health.HealthSample;
 import io.rocectl.transport.HostKeyChecking;
 import io.rocectl.transport.Target;

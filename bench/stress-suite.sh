@@ -15,7 +15,9 @@
 #      a temp dir, a fresh clone per run;
 #   2. starts the load: `stress-ng --cpu CPUS` (installed with apt-get when missing and this is
 #      root), else CPUS busy shell loops; their PIDs are recorded;
-#   3. runs `mvn -B -o verify` (or `mvn -B -o test -Dtest=PATTERN`) in each clone and prints one
+#   3. runs `mvn -B -o verify` (or `mvn -B -o test -Dtest=PATTERN`) in each clone, with a random
+#      ROCECTL_LAB_TAG of its own (the lab tests' names end in it: two copies of this script can
+#      run at once, each the other's load), and prints one
 #      line per run: PASS or FAIL, the test counts summed over surefire and failsafe, the duration,
 #      and for a failed run the failing tests and its log;
 #   4. stops the load by the recorded PIDs (also on Ctrl-C or any other exit), removes the clones
@@ -115,7 +117,10 @@ for ((i = 1; i <= runs; i++)); do
   fi
   start=$SECONDS
   rc=0
-  (cd "$clone" && "$mvn" -B -o "${goal[@]}") >"$clone.log" 2>&1 || rc=$?
+  # a lab tag of this run's own: another suite running at once (a second copy of this script, a
+  # developer's mvn) never shares a lab name, namespace or lab directory with it
+  tag="$(LC_ALL=C tr -dc 'a-z0-9' </dev/urandom | head -c 2 || true)"
+  (cd "$clone" && ROCECTL_LAB_TAG="$tag" "$mvn" -B -o "${goal[@]}") >"$clone.log" 2>&1 || rc=$?
   secs=$((SECONDS - start))
   read -r t f e s < <(counts "$clone.log")
   if [ "$rc" -eq 0 ]; then

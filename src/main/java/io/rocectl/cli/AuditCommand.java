@@ -6,8 +6,8 @@ import io.rocectl.audit.FleetAudit;
 import io.rocectl.audit.HostAudit;
 import io.rocectl.error.InputError;
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.transport.CommandTimeoutException;
-import io.rocectl.transport.TransportException;
+import io.rocectl.transport.FanOut;
+import io.rocectl.transport.HostConnections;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,10 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * {@code rocectl audit -i INV}: reads every host in one round trip ({@link HostAudit#read}) and
@@ -123,51 +119,20 @@ public final class AuditCommand implements java.util.concurrent.Callable<Integer
      * by {@code audit}, {@code remediate --health} and the demo.
      */
     static AuditReport.Audit pass(Fleet fleet, List<String> hosts, Map<String, String> groups, AuditManifest manifest,
-                                  ConnectionPool pool, int forks, Duration timeout) throws InterruptedException {
-        ExecutorService ex = Executors.newFixedThreadPool(Math.max(1, Math.min(forks, hosts.size())), r -> {
-            Thread t = new Thread(r, "audit");
-            t.setDaemon(true);
-            return t;
-        });
+                                  HostConnections pool, int forks, Duration timeout) throws InterruptedException {
         List<HostAudit> read = new ArrayList<>();
         Map<String, String> unreachable = new LinkedHashMap<>();
         Map<String, Long> commands = new LinkedHashMap<>();
-        try {
-            Map<String, Future<Object>> fs = new LinkedHashMap<>();
-            for (String h : hosts) fs.put(h, ex.submit(() -> one(h, fleet.varsFor(h), pool, timeout)));
-            for (Map.Entry<String, Future<Object>> e : fs.entrySet()) {
-                Object o;
-                try {
-                    o = e.getValue().get();
-                } catch (ExecutionException ee) {
-                    if (ee.getCause() instanceof InterruptedException ie) throw ie;
-                    o = ee.getCause();
-                }
-                if (o instanceof HostAudit ha) {
-                    read.add(ha);
-                    commands.put(ha.host(), ha.commands());
-                } else {
-                    unreachable.put(e.getKey(), o instanceof Throwable t ? String.valueOf(t.getMessage()) : String.valueOf(o));
-                }
+        FanOut.each(hosts, pool, forks, (h, c) -> HostAudit.read(h, c, timeout, fleet.varsFor(h))).forEach((h, r) -> {
+            if (r.done()) {
+                read.add(r.value());
+                commands.put(h, r.value().commands());
+            } else {
+                unreachable.put(h, r.unreachable() != null ? "unreachable: " + r.unreachable()
+                        : r.timeout() != null ? "timed out: " + r.timeout() : "cannot read: " + r.error());
             }
-        } finally {
-            ex.shutdownNow();
-        }
+        });
         FleetAudit.Result r = FleetAudit.compare(read, groups, manifest);
         return new AuditReport.Audit(r, unreachable, commands, manifest == null ? "majority" : "manifest " + manifest.file());
-    }
-
-    private static Object one(String host, Map<String, Object> vars, ConnectionPool pool, Duration timeout)
-            throws InterruptedException {
-        try {
-            return HostAudit.read(host, pool.get(host), timeout, vars);
-        } catch (TransportException e) {
-            pool.drop(host);
-            return "unreachable: " + e.getMessage();
-        } catch (CommandTimeoutException e) {
-            return "timed out: " + e.getMessage();
-        } catch (RuntimeException e) {
-            return "cannot read: " + e.getMessage();
-        }
     }
 }

@@ -2,7 +2,6 @@ package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.FanOut;
 import io.rocectl.probe.CheapProbeOutput;
 import io.rocectl.probe.CheapProbeParser;
 import io.rocectl.probe.CheapProbeScript;
@@ -14,6 +13,7 @@ import io.rocectl.probe.PairVerdict;
 import io.rocectl.probe.ProbePair;
 import io.rocectl.remediate.Endpoints;
 import io.rocectl.transport.Cmd;
+import io.rocectl.transport.FanOut;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;

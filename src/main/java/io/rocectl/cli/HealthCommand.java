@@ -2,14 +2,14 @@ package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
 import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.FanOut;
+import io.rocectl.health.HealthHistory;
 import io.rocectl.health.HealthReport;
 import io.rocectl.health.HealthSample;
-import io.rocectl.health.HealthStore;
-import io.rocectl.health.HealthHistory;
 import io.rocectl.health.HealthSelection;
+import io.rocectl.health.HealthStore;
 import io.rocectl.health.HealthVerdict;
 import io.rocectl.health.HealthWindow;
+import io.rocectl.transport.FanOut;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -52,6 +52,8 @@ final class Signals {
         Cancel c = active;
         if (c != null && !c.requested()) {
             c.request();
+            // said at once: the run may go on for a while (the step in flight finishes first)
+            System.err.println(STOPPING);
             return;
         }
         System.out.flush();
@@ -66,6 +68,9 @@ final class Signals {
     }
 
     private static volatile boolean exiting;
+
+    /** What the first signal of a guarded run prints on stderr, at once. */
+    static final String STOPPING = "rocectl: interrupted: the tasks in flight finish, no new task starts (signal again to leave at once)";
 
     /** Removes the hook when the guarded run ends normally. */
     static final class Guard implements AutoCloseable {

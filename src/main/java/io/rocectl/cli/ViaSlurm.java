@@ -1,11 +1,11 @@
 package io.rocectl.cli;
 
 import io.rocectl.error.InputError;
-import io.rocectl.exec.FanOut;
 import io.rocectl.remediate.Launcher;
 import io.rocectl.slurm.DrainRules;
 import io.rocectl.slurm.SrunStep;
 import io.rocectl.transport.Cmd;
+import io.rocectl.transport.FanOut;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,6 +1,7 @@
 package io.rocectl.exec;
 
 import io.rocectl.transport.Connection;
+import io.rocectl.transport.HostConnections;
 import io.rocectl.transport.LocalConnection;
 import io.rocectl.transport.TransportException;
 
@@ -11,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * One connection per host, opened on first use and reused by every task of the run; a host
  * that could not be reached stays unreachable for the rest of the run (no reconnect storm).
  */
-public final class ConnectionPool implements AutoCloseable {
+public final class ConnectionPool implements HostConnections, AutoCloseable {
     private final Connector connector;
     private final Map<String, Object> conns = new ConcurrentHashMap<>();
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
@@ -22,6 +23,7 @@ public final class ConnectionPool implements AutoCloseable {
         this.connector = connector;
     }
 
+    @Override
     public Connection get(String host) throws TransportException, InterruptedException {
         Object c = conns.get(host);
         if (c == null) {
@@ -54,7 +56,7 @@ public final class ConnectionPool implements AutoCloseable {
         return connector.open(host);
     }
 
-    /** Forgets a broken connection so the next use reconnects. */
+    @Override
     public void drop(String host) {
         Object c = conns.remove(host);
         if (c instanceof Connection conn) conn.close();

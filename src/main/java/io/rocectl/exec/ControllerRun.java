@@ -2,6 +2,8 @@ package io.rocectl.exec;
 
 import io.rocectl.event.HostResult;
 import io.rocectl.event.Status;
+import io.rocectl.module.Controller;
+import io.rocectl.module.ControllerModule;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.playbook.Block;
@@ -75,7 +77,7 @@ final class ControllerRun {
                 st = Boolean.TRUE.equals(r.data().get("changed")) ? Status.CHANGED : Status.OK;
             }
             HostResult hr = new HostResult(h, r.task(), st, r.msg(), r.data(), r.diff(), List.of(), null, r.millis());
-            if (t.register() != null) hs.registered.put(t.register(), r.data());
+            if (t.register() != null) hs.register(t.register(), r.data());
             hs.count(st);
             run.ctx().listener().onHostResult(PlayRun.shown(t, hr));
             run.metas().notify(t, h, st, notify);
@@ -103,7 +105,7 @@ final class ControllerRun {
                 return templar.resolved(run.varsFor(run.ctx().hosts().get(host), scopeVars, Map.of()));
             }
             @Override public Map<String, Object> args() { return args; }
-            @Override public ConnectionPool pool() { return run.ctx().pool(); }
+            @Override public io.rocectl.transport.HostConnections pool() { return run.ctx().pool(); }
             @Override public int forks() { return run.ctx().opts().forks(); }
             @Override public java.time.Duration commandTimeout() { return run.ctx().opts().commandTimeout(); }
             @Override public boolean check() { return run.ctx().opts().check(); }

@@ -18,6 +18,12 @@ import java.util.Set;
  */
 final class FailureBook {
     private final PlayRun run;
+    /** The failure that took a host out (of an included program: the include fails with it). */
+    private final Map<String, Failure> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Hosts a {@code meta: end_host} ended (in an included file: the include ends them too). */
+    private final Set<String> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Failures of hosts now running an always part, for the rescue that may catch them further out. */
+    private final Map<String, Failure> pending = new java.util.concurrent.ConcurrentHashMap<>();
 
     FailureBook(PlayRun run) {
         this.run = run;
@@ -57,14 +63,6 @@ final class FailureBook {
     record Failure(Task task, HostResult result, boolean counted) {
     }
 
-    /** The failure that took a host out (of an included program: the include fails with it). */
-    private final Map<String, Failure> lastFailure = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Hosts a {@code meta: end_host} ended (in an included file: the include ends them too). */
-    private final Set<String> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    /** Failures of hosts now running an always part, for the rescue that may catch them further out. */
-    private final Map<String, Failure> pending = new java.util.concurrent.ConcurrentHashMap<>();
-
     /** Entering a rescue: the failure counts as rescued, and the rescue sees what failed. */
     private void rescued(String host, Failure f) {
         HostRunState hs = run.ctx().hosts().get(host);
@@ -72,8 +70,8 @@ final class FailureBook {
         Map<String, Object> ft = new LinkedHashMap<>();
         ft.put("name", f.task().name() == null ? "" : f.task().name());
         ft.put("action", f.task().module());
-        hs.registered.put("ansible_failed_task", ft);
-        hs.registered.put("ansible_failed_result", f.result() == null ? Map.of() : f.result().data());
+        hs.register("ansible_failed_task", ft);
+        hs.register("ansible_failed_result", f.result() == null ? Map.of() : f.result().data());
     }
 
     /** any_errors_fatal (after a host failed out of the play) and max_fail_percentage, checked after every task. */

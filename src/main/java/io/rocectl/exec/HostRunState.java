@@ -5,17 +5,21 @@ import io.rocectl.event.HostStats;
 import io.rocectl.event.Status;
 import io.rocectl.template.Templar;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** What the run knows about one host: facts, registered variables, counters. */
+/**
+ * What the run knows about one host: facts, registered variables, counters. Its state is written
+ * only through its methods (every fork thread of the run may call them).
+ */
 final class HostRunState {
     final String name;
     final Map<String, Object> inventoryVars;
     /** Facts returned by modules (setup, roce_facts...). */
-    final Map<String, Object> facts = new ConcurrentHashMap<>();
+    private final Map<String, Object> facts = new ConcurrentHashMap<>();
     /** Registered results and set_fact values (above play vars, below extra vars). */
-    final Map<String, Object> registered = new ConcurrentHashMap<>();
+    private final Map<String, Object> registered = new ConcurrentHashMap<>();
     private HostStats stats = HostStats.ZERO;
     /**
      * The handler names and topics the task this host ran last notifies if it changed something,
@@ -26,6 +30,41 @@ final class HostRunState {
     HostRunState(String name, Map<String, Object> inventoryVars) {
         this.name = name;
         this.inventoryVars = inventoryVars;
+    }
+
+    /** The host's facts (read-only; a module's facts come in through {@link #addFacts}). */
+    Map<String, Object> facts() {
+        return Collections.unmodifiableMap(facts);
+    }
+
+    /** Facts a module returned, over those the host had. */
+    void addFacts(Map<String, Object> more) {
+        facts.putAll(more);
+    }
+
+    /** {@code meta: clear_facts}: gathered facts go, set_fact values stay. */
+    void clearFacts() {
+        facts.clear();
+    }
+
+    /** Registered results and set_fact values (read-only). */
+    Map<String, Object> registered() {
+        return Collections.unmodifiableMap(registered);
+    }
+
+    /** Whether {@code name} is registered (or set by set_fact) on this host. */
+    boolean isRegistered(String name) {
+        return registered.containsKey(name);
+    }
+
+    /** {@code register:} a result (or set_fact a value) under {@code name}. */
+    void register(String name, Object value) {
+        registered.put(name, value);
+    }
+
+    /** set_fact and include_vars: every value, by name. */
+    void registerAll(Map<String, Object> values) {
+        registered.putAll(values);
     }
 
     synchronized void count(Status s) {

@@ -73,14 +73,14 @@ final class IncludeRun {
                         k -> new ArrayList<>()).add(r.host());
             }
         }
-        // a meta end_batch/end_play inside ends this batch: the included run's own result (each host's
-        // include under free runs on its own fork, so nothing here may be shared with another host's)
-        boolean batchEnded = false;
+        // a meta end_batch/end_play inside ends this batch (or play): the included run's own result (each
+        // host's include under free runs on its own fork, so nothing here may be shared with another host's)
+        PlayIterator.Ended ended = PlayIterator.Ended.NO;
         Map<String, FailureBook.Failure> failed = new LinkedHashMap<>();
         for (Map.Entry<Inclusion, List<String>> e : pending.entrySet()) {
             List<String> live = new ArrayList<>(ctx.state().active(e.getValue()));
             live.removeAll(failed.keySet());
-            if (live.isEmpty() || run.cancelled() || batchEnded) continue;
+            if (live.isEmpty() || run.cancelled() || ended != PlayIterator.Ended.NO) continue;
             List<String> chain = new ArrayList<>(it.includes());
             chain.add(e.getKey().file() + (e.getKey().tasksFrom() == null ? "" : " (" + e.getKey().tasksFrom() + ")"));
             List<Step> steps;
@@ -113,7 +113,7 @@ final class IncludeRun {
                     : Strategy.named(run.play().strategy());
             PlayIterator included = new PlayIterator(Program.of(program), live, local, chain);
             strategy.run(run, included);
-            batchEnded = included.batchEnded();
+            ended = included.ended();
             for (String h : live) {
                 if (local.isUnreachable(h)) {
                     ctx.state().unreachable(h);
@@ -125,7 +125,7 @@ final class IncludeRun {
         run.failures().advance(it, t, hosts, results, failed);
         // meta end_host / end_play inside: they end the host (the batch) in the play, not just the include
         for (String h : hosts) if (run.failures().ended(h)) it.end(h);
-        if (batchEnded) it.endBatch();
+        if (ended != PlayIterator.Ended.NO) it.endBatch(ended);
     }
 
     private List<Step> load(Task t, Inclusion inc, Program.Slot slot) {
@@ -154,7 +154,7 @@ final class IncludeRun {
         synchronized (handlersAdded) {
             for (Task h : role.handlers()) if (handlersAdded.add(String.valueOf(h.mark()))) run.metas().addIncludedHandler(h);
         }
-        run.vars().includedDefaults.putAll(role.defaults());
+        run.vars().addIncludedDefaults(role.defaults());
         return role.steps();
     }
 

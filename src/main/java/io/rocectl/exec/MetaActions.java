@@ -26,19 +26,19 @@ final class MetaActions {
     private final Map<String, Set<String>> notified = new LinkedHashMap<>();
     /** Handlers of roles included at run time (after the play's). */
     private final List<Task> includedHandlers = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    MetaActions(PlayRun run) {
-        this.run = run;
-    }
-
     /** The flush_handlers the play adds at the end of each section: not shown (as Ansible's implicit meta tasks). */
     private final Set<Task> implicit = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** Warnings already given in this play (Ansible gives each once). */
+    private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** Meta actions Ansible 2.14's linear strategy runs once, for the first host: its when decides for all. */
     private static final Set<String> ONCE = Set.of("end_play", "end_batch", "clear_facts");
     /** Meta actions that ignore when (Ansible warns and runs them). */
     private static final Set<String> WITHOUT_WHEN = Set.of("noop", "reset_connection");
-    /** Warnings already given in this play (Ansible gives each once). */
-    private final Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    MetaActions(PlayRun run) {
+        this.run = run;
+    }
 
     void meta(PlayIterator it, Program.Slot slot, List<String> hosts) throws InterruptedException {
         Task t = slot.task();
@@ -68,15 +68,13 @@ final class MetaActions {
                 yes.forEach(it::end);
                 run.failures().endHosts(yes);
             }
+            // the iterator carries the end back to whoever ran it (the play, or an include)
             case "end_batch", "end_play" -> {
-                if (!yes.isEmpty()) {
-                    it.endBatch();
-                    if ("end_play".equals(action)) run.endPlay();
-                }
+                if (!yes.isEmpty()) it.endBatch("end_play".equals(action) ? PlayIterator.Ended.PLAY : PlayIterator.Ended.BATCH);
             }
             // every host of the play, gathered facts only: set_fact values stay (as in Ansible)
             case "clear_facts" -> {
-                if (!yes.isEmpty()) run.playHosts().forEach(h -> run.ctx().hosts().get(h).facts.clear());
+                if (!yes.isEmpty()) run.playHosts().forEach(h -> run.ctx().hosts().get(h).clearFacts());
             }
             case "reset_connection" -> yes.forEach(h -> run.ctx().pool().drop(h));
             default -> { /* noop */ }

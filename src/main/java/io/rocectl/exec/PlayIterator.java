@@ -28,6 +28,15 @@ final class PlayIterator {
         OUT
     }
 
+    /** How a meta action ended this iterator's program early: not at all, the batch, or the play. */
+    enum Ended {
+        NO,
+        /** {@code meta: end_batch}: every host of the batch is done; later batches run. */
+        BATCH,
+        /** {@code meta: end_play}: every host is done, and no later batch of the play runs. */
+        PLAY
+    }
+
     private static final class Cursor {
         int pc;
         boolean failing;
@@ -37,8 +46,8 @@ final class PlayIterator {
     private final Program program;
     private final RunState run;
     private final Map<String, Cursor> cursors = new LinkedHashMap<>();
-    /** {@link #endBatch} ran: this iterator's own, never shared between hosts' includes. */
-    private boolean batchEnded;
+    /** What {@link #endBatch} ended: this iterator's own result, never shared between hosts' includes. */
+    private Ended ended = Ended.NO;
 
     /** The files included to reach this program, outermost first (empty for a play's own tasks). */
     private final List<String> includes;
@@ -178,17 +187,19 @@ final class PlayIterator {
     }
 
     /**
-     * {@code meta: end_play}/{@code end_batch} ran here: every host done, and this iterator
-     * remembers it, so the include that made it (an iterator of its own) ends its caller's batch.
+     * {@code meta: end_batch} or {@code end_play} ran here: every host done, and this iterator
+     * remembers which (the play's end outranks the batch's), so the include that made it (an
+     * iterator of its own) ends its caller's batch or play, and the play knows whether its next
+     * batch runs.
      */
-    synchronized void endBatch() {
+    synchronized void endBatch(Ended how) {
         endAll();
-        batchEnded = true;
+        if (how.compareTo(ended) > 0) ended = how;
     }
 
-    /** Whether {@link #endBatch} ran on this iterator: the result of an included program, read by its include. */
-    synchronized boolean batchEnded() {
-        return batchEnded;
+    /** What {@link #endBatch} ended on this iterator: the result of its program, read by whoever ran it. */
+    synchronized Ended ended() {
+        return ended;
     }
 
     /**

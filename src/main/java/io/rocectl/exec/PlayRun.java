@@ -2,6 +2,7 @@ package io.rocectl.exec;
 
 import io.rocectl.event.HostResult;
 import io.rocectl.event.Status;
+import io.rocectl.module.ControllerModule;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.SearchPath;
 import io.rocectl.module.Values;
@@ -25,6 +26,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One play: its serial batches, each run by the play's {@link Strategy} over a {@link PlayIterator};
  * what a task does on the hosts a strategy gives it (modules, controller modules, run_once,
  * meta actions, handlers, the failure limits), and the variables a task sees.
+ *
+ * <p>Its state is declared at the top, and its parts ({@link FailureBook}, {@link MetaActions},
+ * {@link IncludeRun}, {@link ControllerRun}) keep their own and reach the play's through methods,
+ * never its fields. How a batch ended ({@code meta: end_batch}/{@code end_play}) is the result of
+ * that batch's {@link PlayIterator}, not a flag shared by the hosts' forks.
  */
 final class PlayRun {
     private final RunContext ctx;
@@ -32,10 +38,13 @@ final class PlayRun {
     /** Every host of the play (after --limit), failed or not: {@code ansible_play_hosts_all}. */
     private final List<String> playHosts;
     private final Templar templar = Templar.get();
+    /** Set once by a failure limit: the playbook stops after this play. */
     private final AtomicBoolean breakPlaybook = new AtomicBoolean();
-    private final AtomicBoolean playEnded = new AtomicBoolean();
+    /** The serial batch now running (its live hosts when it started). */
     private volatile List<String> batch = List.of();
-
+    /** One slot per {@code throttle} of a task, shared by all hosts running it (also under the free strategy). */
+    private final Map<Task, java.util.concurrent.Semaphore> throttles =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
     private final PlayVars vars;
     /** Failure bookkeeping: moving hosts on by results, rescues, the failure limits. */
     private final FailureBook failures = new FailureBook(this);
@@ -82,7 +91,7 @@ final class PlayRun {
         Strategy strategy = Strategy.named(play.strategy());
         boolean first = true;
         for (List<String> b : batches(live)) {
-            if (ctx.cancel().requested() || playEnded.get()) break;
+            if (ctx.cancel().requested()) break;
             List<String> members = ctx.state().active(b);
             if (members.isEmpty()) continue;
             // as Ansible, each serial batch after the first starts with the play's banner again
@@ -90,13 +99,16 @@ final class PlayRun {
             first = false;
             batch = members;
             metas.clearNotified();
-            strategy.run(this, new PlayIterator(program, members, ctx.state()));
+            PlayIterator it = new PlayIterator(program, members, ctx.state());
+            strategy.run(this, it);
             if (breakPlaybook.get()) return true;
             if (ctx.state().active(members).isEmpty()) {
                 // every host of the batch failed: Ansible stops the playbook here
                 ctx.listener().onWarning("every host of a batch failed: stopping at play '" + play.name() + "'");
                 return true;
             }
+            // meta end_play, in the play's tasks or in what they included: the batch's result
+            if (it.ended() == PlayIterator.Ended.PLAY) break;
         }
         return false;
     }
@@ -121,11 +133,6 @@ final class PlayRun {
     /** Every host of the play (after --limit), failed or not. */
     List<String> playHosts() {
         return playHosts;
-    }
-
-    /** A {@code meta: end_play} ran: no later batch of this play runs. */
-    void endPlay() {
-        playEnded.set(true);
     }
 
     /** The playbook stops after this play; true the first time (say why once). */
@@ -227,9 +234,9 @@ final class PlayRun {
             for (String h : batch) {
                 if (h.equals(first.host()) || ctx.state().isUnreachable(h)) continue;
                 HostRunState hs = ctx.hosts().get(h);
-                if (t.register() != null) hs.registered.put(t.register(), first.data());
+                if (t.register() != null) hs.register(t.register(), first.data());
                 if ("set_fact".equals(t.module()) && facts instanceof Map<?, ?> m && first.status() != Status.FAILED) {
-                    m.forEach((k, v) -> hs.registered.put(String.valueOf(k), v));
+                    m.forEach((k, v) -> hs.register(String.valueOf(k), v));
                 }
             }
         }
@@ -237,10 +244,6 @@ final class PlayRun {
         else ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
         return results;
     }
-
-    /** One slot per {@code throttle} of a task, shared by all hosts running it (also under the free strategy). */
-    private final Map<Task, java.util.concurrent.Semaphore> throttles =
-            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
     /** {@link #runOn}, with at most {@code throttle} hosts of the task at once (forks still bound them all). */
     private HostResult throttled(Task t, String host, Map<String, Object> scopeVars) throws InterruptedException {
@@ -267,7 +270,7 @@ final class PlayRun {
                 // for the loop expression, those that render without it
                 vars = varsFor(h, scopeVars, Map.of());
                 for (Map.Entry<String, Object> e : t.vars().entrySet()) {
-                    if (h.registered.containsKey(e.getKey()) || ctx.opts().extraVars().containsKey(e.getKey())) continue;
+                    if (h.isRegistered(e.getKey()) || ctx.opts().extraVars().containsKey(e.getKey())) continue;
                     try {
                         vars.put(e.getKey(), templar.render(e.getValue(), vars));
                     } catch (TemplateException notYet) {

@@ -22,6 +22,8 @@ final class PlayVars {
     private final List<String> playHosts;
     private final Templar templar = Templar.get();
     private final Map<String, List<String>> groupNames = new ConcurrentHashMap<>();
+    /** Defaults of roles read by include_role, per role directory (seen by that role's tasks only). */
+    private final Map<String, Map<String, Object>> includedDefaults = new ConcurrentHashMap<>();
 
     PlayVars(RunContext ctx, Play play, List<String> playHosts) {
         this.ctx = ctx;
@@ -43,9 +45,10 @@ final class PlayVars {
         // trusted sources (inventory, -e) may hold templates, rendered when used; facts and
         // registered results come from hosts and are data, never rendered
         for (Map.Entry<String, Object> e : h.inventoryVars.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));
-        v.putAll(h.facts);
+        Map<String, Object> facts = h.facts();
+        v.putAll(facts);
         // ansible_facts: the host's facts, gathered ones without their "ansible_" prefix
-        if (!h.facts.isEmpty() && !h.facts.containsKey("ansible_facts")) v.put("ansible_facts", factsView(h.facts));
+        if (!facts.isEmpty() && !facts.containsKey("ansible_facts")) v.put("ansible_facts", factsView(facts));
         v.put("inventory_hostname", h.name);
         v.put("inventory_hostname_short", h.name.split("\\.")[0]);
         v.put("groups", ctx.inventory().groups());
@@ -65,7 +68,7 @@ final class PlayVars {
         deferAll(v, play.vars());
         layer(v, scopeVars);
         layer(v, taskVars);
-        v.putAll(h.registered);
+        v.putAll(h.registered());
         for (Map.Entry<String, Object> e : ctx.opts().extraVars().entrySet()) {
             v.put(e.getKey(), templar.deferred(e.getValue(), v));
         }
@@ -85,8 +88,10 @@ final class PlayVars {
         return v;
     }
 
-    /** Defaults of roles read by include_role, per role directory (seen by that role's tasks only). */
-    final Map<String, Map<String, Object>> includedDefaults = new ConcurrentHashMap<>();
+    /** An include_role read these roles' defaults (per role directory): its tasks see them from now on. */
+    void addIncludedDefaults(Map<String, Map<String, Object>> defaults) {
+        includedDefaults.putAll(defaults);
+    }
 
     private void deferAll(Map<String, Object> v, Map<String, Object> add) {
         for (Map.Entry<String, Object> e : add.entrySet()) v.put(e.getKey(), templar.deferred(e.getValue(), v));

@@ -5,6 +5,7 @@ import io.rocectl.event.HostStats;
 import io.rocectl.event.Recap;
 import io.rocectl.event.RunListener;
 import io.rocectl.fs.OwnFiles;
+import io.rocectl.module.ControllerModule;
 import io.rocectl.module.ModuleRegistry;
 import io.rocectl.playbook.Mark;
 import io.rocectl.playbook.Play;

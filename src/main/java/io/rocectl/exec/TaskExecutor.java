@@ -94,7 +94,7 @@ final class TaskExecutor {
                 if (task.loopControl().indexVar() != null) iv.put(task.loopControl().indexVar(), i);
                 // task vars are evaluated per item (below registered values and -e, as always)
                 for (Map.Entry<String, Object> e : task.vars().entrySet()) {
-                    if (!host.registered.containsKey(e.getKey()) && !opts.extraVars().containsKey(e.getKey())) {
+                    if (!host.isRegistered(e.getKey()) && !opts.extraVars().containsKey(e.getKey())) {
                         iv.put(e.getKey(), templar.render(e.getValue(), iv));
                     }
                 }
@@ -271,8 +271,8 @@ final class TaskExecutor {
             // delegate_facts: true gives the facts to the delegate, else they are the task's host's
             HostRunState owner = Boolean.TRUE.equals(to.delegateFacts()) && !route.host().equals(host.name)
                     ? states.apply(route.host()) : host;
-            if (owner != null && ("set_fact".equals(task.module()) || "include_vars".equals(task.module()))) owner.registered.putAll(mr.facts());
-            else if (owner != null) owner.facts.putAll(mr.facts());
+            if (owner != null && ("set_fact".equals(task.module()) || "include_vars".equals(task.module()))) owner.registerAll(mr.facts());
+            else if (owner != null) owner.addFacts(mr.facts());
         }
         if (label == null) register(host, task, data);
         boolean skipped = Boolean.TRUE.equals(data.get("skipped"));
@@ -357,7 +357,7 @@ final class TaskExecutor {
     }
 
     private void register(HostRunState host, Task task, Map<String, Object> data) {
-        if (task.register() != null) host.registered.put(task.register(), data);
+        if (task.register() != null) host.register(task.register(), data);
     }
 
     private HostResult failure(HostRunState host, Task task, String msg, long t0) {

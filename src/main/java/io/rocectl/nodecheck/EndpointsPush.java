@@ -1,8 +1,8 @@
 package io.rocectl.nodecheck;
 
-import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.FanOut;
 import io.rocectl.transport.Cmd;
+import io.rocectl.transport.FanOut;
+import io.rocectl.transport.HostConnections;
 import io.rocectl.transport.ShellResource;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -36,7 +36,7 @@ public final class EndpointsPush {
      * its {@link #PATH_VAR}; returns host -> why, for each host where it failed (a bad path too).
      */
     public static Map<String, String> push(String cluster, Map<String, List<NicEndpoint>> endpoints,
-                                           Function<String, Map<String, Object>> vars, ConnectionPool pool, int forks,
+                                           Function<String, Map<String, Object>> vars, HostConnections pool, int forks,
                                            Duration timeout) throws InterruptedException {
         Map<String, String> failed = new LinkedHashMap<>();
         if (endpoints.isEmpty()) return failed;
@@ -63,7 +63,7 @@ public final class EndpointsPush {
     }
 
     /** Whether the host's connection logs in as root (then no sudo is needed, nor maybe installed). */
-    private static boolean root(ConnectionPool pool, String h) {
+    private static boolean root(HostConnections pool, String h) {
         try {
             return "root".equals(pool.get(h).user());
         } catch (io.rocectl.transport.TransportException e) {

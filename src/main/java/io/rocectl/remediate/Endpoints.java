@@ -1,22 +1,16 @@
 package io.rocectl.remediate;
 
-import io.rocectl.exec.ConnectionPool;
-import io.rocectl.module.ModuleException;
 import io.rocectl.nic.HostNics;
 import io.rocectl.op.RoceNic;
 import io.rocectl.probe.NicEndpoint;
-import io.rocectl.transport.CommandTimeoutException;
-import io.rocectl.transport.TransportException;
+import io.rocectl.transport.FanOut;
+import io.rocectl.transport.HostConnections;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
@@ -37,38 +31,23 @@ public final class Endpoints {
 
     private Endpoints() {}
 
-    public static Gathered gather(List<String> hosts, Function<String, Map<String, Object>> vars, ConnectionPool pool,
+    /**
+     * Reads every host's NICs (one command each, at most {@code forks} hosts at once): a host
+     * that cannot be reached is unreachable, one whose read times out or cannot be parsed is in error.
+     */
+    public static Gathered gather(List<String> hosts, Function<String, Map<String, Object>> vars, HostConnections pool,
                                   int forks, Duration timeout) throws InterruptedException {
-        ExecutorService ex = Executors.newFixedThreadPool(Math.max(1, Math.min(forks, hosts.size())), r -> {
-            Thread t = new Thread(r, "endpoints");
-            t.setDaemon(true);
-            return t;
-        });
         Map<String, List<NicEndpoint>> byHost = new LinkedHashMap<>();
         Map<String, String> unreachable = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
-        try {
-            Map<String, Future<Object>> fs = new LinkedHashMap<>();
-            for (String h : hosts) fs.put(h, ex.submit(() -> one(h, vars.apply(h), pool, timeout)));
-            for (Map.Entry<String, Future<Object>> e : fs.entrySet()) {
-                Object o;
-                try {
-                    o = e.getValue().get();
-                } catch (ExecutionException ee) {
-                    if (ee.getCause() instanceof InterruptedException ie) throw ie;
-                    o = new ModuleException(String.valueOf(ee.getCause()));
-                }
-                if (o instanceof TransportException te) unreachable.put(e.getKey(), te.getMessage());
-                else if (o instanceof Exception other) errors.put(e.getKey(), other.getMessage());
-                else {
-                    @SuppressWarnings("unchecked")
-                    List<NicEndpoint> l = (List<NicEndpoint>) o;
-                    byHost.put(e.getKey(), l);
-                }
-            }
-        } finally {
-            ex.shutdownNow();
-        }
+        FanOut.each(hosts, pool, forks, (h, c) -> {
+            Map<String, Object> v = vars.apply(h);
+            return endpoints(h, HostNics.readNics(c, timeout, v::get, v, true));
+        }).forEach((h, r) -> {
+            if (r.done()) byHost.put(h, r.value());
+            else if (r.unreachable() != null) unreachable.put(h, r.unreachable());
+            else errors.put(h, r.timeout() != null ? r.timeout() : r.error());
+        });
         return new Gathered(byHost, unreachable, errors);
     }
 
@@ -83,12 +62,12 @@ public final class Endpoints {
      * read did not end or cannot be parsed), as over SSH.
      */
     public static Gathered fromOutputs(List<String> hosts, Function<String, Map<String, Object>> vars,
-                                       Map<String, io.rocectl.exec.FanOut.Outcome> outcomes) {
+                                       Map<String, FanOut.Outcome> outcomes) {
         Map<String, List<NicEndpoint>> byHost = new LinkedHashMap<>();
         Map<String, String> unreachable = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
         for (String h : hosts) {
-            io.rocectl.exec.FanOut.Outcome o = outcomes.get(h);
+            FanOut.Outcome o = outcomes.get(h);
             if (o == null || o.result() == null) {
                 if (o != null && o.unreachable() == null) errors.put(h, "reading the NICs: " + o.timeout());
                 else unreachable.put(h, o == null ? "no result" : o.unreachable());
@@ -117,17 +96,5 @@ public final class Endpoints {
                     n.gidIndex() >= 0 ? n.gidIndex() : null, n.rail()));
         }
         return out;
-    }
-
-    private static Object one(String host, Map<String, Object> vars, ConnectionPool pool, Duration timeout)
-            throws InterruptedException {
-        try {
-            return endpoints(host, HostNics.readNics(pool.get(host), timeout, vars::get, vars, true));
-        } catch (TransportException e) {
-            pool.drop(host);
-            return e;
-        } catch (CommandTimeoutException | RuntimeException e) {
-            return new ModuleException(e.getMessage());
-        }
     }
 }

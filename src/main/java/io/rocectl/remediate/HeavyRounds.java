@@ -1,6 +1,5 @@
 package io.rocectl.remediate;
 
-import io.rocectl.exec.ConnectionPool;
 import io.rocectl.probe.HeavyProbe;
 import io.rocectl.probe.HeavyResult;
 import io.rocectl.probe.Round;
@@ -8,6 +7,7 @@ import io.rocectl.probe.RoundSchedule;
 import io.rocectl.probe.ScheduledPair;
 import io.rocectl.transport.CommandTimeoutException;
 import io.rocectl.transport.ExecResult;
+import io.rocectl.transport.HostConnections;
 import io.rocectl.transport.TransportException;
 
 import java.time.Duration;
@@ -28,11 +28,11 @@ import java.util.concurrent.TimeUnit;
  * times out or whose host is unreachable is recorded as failed; it never aborts the run.
  */
 final class HeavyRounds {
-    private final ConnectionPool pool;
+    private final HostConnections pool;
     private final int forks;
     private final int timeoutSeconds;
 
-    HeavyRounds(ConnectionPool pool, int forks, int timeoutSeconds) {
+    HeavyRounds(HostConnections pool, int forks, int timeoutSeconds) {
         this.pool = pool;
         this.forks = forks;
         this.timeoutSeconds = timeoutSeconds;

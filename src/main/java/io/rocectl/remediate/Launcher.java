@@ -1,8 +1,8 @@
 package io.rocectl.remediate;
 
-import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.FanOut;
 import io.rocectl.transport.Cmd;
+import io.rocectl.transport.FanOut;
+import io.rocectl.transport.HostConnections;
 
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +37,7 @@ public interface Launcher {
     }
 
     /** The SSH fan-out of {@code pool}. */
-    static Launcher ssh(ConnectionPool pool, int forks, Duration timeout) {
+    static Launcher ssh(HostConnections pool, int forks, Duration timeout) {
         return new Launcher() {
             @Override
             public Map<String, FanOut.Outcome> run(List<String> hosts, Function<String, Cmd> cmdFor,

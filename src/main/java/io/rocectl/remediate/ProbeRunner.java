@@ -1,7 +1,5 @@
 package io.rocectl.remediate;
 
-import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.FanOut;
 import io.rocectl.probe.CheapProbeOutput;
 import io.rocectl.probe.CheapProbeParser;
 import io.rocectl.probe.CheapProbeScript;
@@ -16,6 +14,8 @@ import io.rocectl.probe.ProbeGraph;
 import io.rocectl.probe.ProbePair;
 import io.rocectl.probe.RoundSchedule;
 import io.rocectl.transport.Cmd;
+import io.rocectl.transport.FanOut;
+import io.rocectl.transport.HostConnections;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -76,12 +76,12 @@ public final class ProbeRunner implements Prober {
     /** Per-pair limit of a heavy probe (server and client are wrapped in timeout(1)). */
     static final int HEAVY_TIMEOUT_SECONDS = 30;
 
-    private final ConnectionPool pool;
+    private final HostConnections pool;
     private final Settings settings;
     private final Launcher launcher;
 
     /** Probes over SSH. */
-    public ProbeRunner(ConnectionPool pool, Settings settings) {
+    public ProbeRunner(HostConnections pool, Settings settings) {
         this(pool, settings, Launcher.ssh(pool, settings.forks(), settings.timeout()));
     }
 
@@ -89,7 +89,7 @@ public final class ProbeRunner implements Prober {
      * Starts the per-host reads and probes with {@code launcher} (SSH, or one Slurm step); the
      * heavy probes still need {@code pool} and run only where the launcher allows them.
      */
-    public ProbeRunner(ConnectionPool pool, Settings settings, Launcher launcher) {
+    public ProbeRunner(HostConnections pool, Settings settings, Launcher launcher) {
         this.pool = pool;
         this.settings = settings;
         this.launcher = launcher;

@@ -66,12 +66,12 @@ class ArchitectureTest {
             Map.entry("audit", Set.of("error", "fact", "health", "hostset", "nic", "op", "report", "transport", "yaml")),
             Map.entry("builtin", Set.of()),
             Map.entry("builtin.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders
-            Map.entry("builtin.roce", Set.of("exec", "fact", "hostset", "module", "nic", "nodecheck", "op", "probe", "remediate",
+            Map.entry("builtin.roce", Set.of("fact", "hostset", "module", "nic", "nodecheck", "op", "probe", "remediate",
                     "transport")),
-            Map.entry("remediate", Set.of("exec", "fs", "hostset", "module", "nic", "op", "probe", "transport")),
+            Map.entry("remediate", Set.of("fs", "hostset", "module", "nic", "op", "probe", "transport")),
             Map.entry("lab", Set.of("error", "fs", "transport")),
             Map.entry("slurm", Set.of("error", "health", "hostset", "probe", "transport")),
-            Map.entry("nodecheck", Set.of("error", "exec", "probe", "slurm", "transport")),
+            Map.entry("nodecheck", Set.of("error", "probe", "slurm", "transport")),
             Map.entry("cli", Set.of("ack", "audit", "error", "event", "exec", "explain", "fact", "history", "fs", "health", "hostset", "inventory", "lab", "module", "playbook",
                     "nic", "nodecheck", "op", "probe", "remediate", "report", "slurm", "transport", "transport.ssh", "yaml")));
 

@@ -64,7 +64,7 @@ class InterruptTest {
                       gather_facts: false
                       tasks:
                         - name: slow step
-                          shell: sleep 8; echo whole > {{ host_dir }}/step1
+                          shell: until [ -e {{ host_dir }}/release ]; do sleep 0.1; done; echo whole > {{ host_dir }}/step1
                         - name: next step
                           shell: touch {{ host_dir }}/step2
                     """);
@@ -73,10 +73,14 @@ class InterruptTest {
                     "-cp", System.getProperty("java.class.path"), "io.rocectl.cli.Main",
                     "run", pb.toString(), "-i", inv.toString()))
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            // the signal must come while the step runs: 8 s of it, from the moment all 3 are seen running
+            // the signal comes while the step runs: the step waits for its release file, which the
+            // test writes only once rocectl has said that it took the signal
             Await.until("the slow step running on all 3 hosts (output: " + out + ")", START, hosts.running::get, n -> n == 3);
             new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor();
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            Await.until("rocectl says it took the signal (output: " + out + ")", START,
+                    () -> Files.readString(out), t -> t.contains("rocectl: interrupted: the tasks in flight finish"));
+            for (String h : hosts.names()) Files.writeString(hosts.home(h).resolve("release"), "");
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
             String text = Files.readString(out);
             assertEquals(130, p.exitValue(), text);
             for (String h : hosts.names()) {

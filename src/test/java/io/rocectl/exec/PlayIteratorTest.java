@@ -104,4 +104,19 @@ class PlayIteratorTest {
         assertEquals(-1, it.lowest(), "meta end_host: done, not failed");
         assertTrue(run.active("h2"));
     }
+
+    @Test
+    void anEndIsTheIteratorsOwnResultAndThePlaysEndOutranksTheBatchs() {
+        RunState run = new RunState();
+        PlayIterator it = new PlayIterator(Program.of(PLAY), List.of("h1", "h2"), run);
+        PlayIterator other = new PlayIterator(Program.of(PLAY), List.of("h3"), run);
+        assertEquals(PlayIterator.Ended.NO, it.ended());
+        it.endBatch(PlayIterator.Ended.PLAY);
+        assertEquals(-1, it.lowest(), "every host done");
+        assertTrue(run.active("h1") && run.active("h2"), "ended, not failed");
+        it.endBatch(PlayIterator.Ended.BATCH);
+        assertEquals(PlayIterator.Ended.PLAY, it.ended(), "a later end_batch does not undo the end of the play");
+        assertEquals(PlayIterator.Ended.NO, other.ended(), "another iterator (another host's include) is not ended");
+        assertEquals("a", at(other, "h3"));
+    }
 }

@@ -28,8 +28,36 @@ final class LabTestSupport {
         assumeTrue(root && missing.isEmpty(), reason);
     }
 
+    /**
+     * A suite's tag, from the environment variable {@code ROCECTL_LAB_TAG} (1-3 of [a-z0-9]; none by
+     * default): when set, every lab name of this suite ends in it, so two suites running at once
+     * (bench/stress-suite.sh gives each run its own tag) never share a lab, its namespaces or its
+     * state directory. Without it a test's lab keeps its plain name, and a run cleans up what a
+     * crashed run of the same test left.
+     */
+    static final String TAG = tag(System.getenv("ROCECTL_LAB_TAG"));
+
+    static String tag(String value) {
+        if (value == null || value.isEmpty()) return "";
+        if (!value.matches("[a-z0-9]{1,3}")) {
+            throw new IllegalArgumentException("ROCECTL_LAB_TAG='" + value + "': 1-3 characters of [a-z0-9]");
+        }
+        return value;
+    }
+
+    /** A test's lab name with this suite's {@link #TAG}: the base cut so the whole fits in 10 characters. */
+    static String named(String base) {
+        return named(base, TAG);
+    }
+
+    static String named(String base, String tag) {
+        if (tag.isEmpty()) return base;
+        return base.substring(0, Math.min(base.length(), 10 - tag.length())) + tag;
+    }
+
     /** Brings a lab up in a temp-ish directory with a random /24 management subnet (other labs may be up). */
-    static LabState up(String name, int hosts, int nics, String netcfg) {
+    static LabState up(String base, int hosts, int nics, String netcfg) {
+        String name = named(base);
         int third = ThreadLocalRandom.current().nextInt(1, 250);
         LabSpec spec = new LabSpec(name, hosts, nics, Cidr.parse("172.31.0.0/16"), Cidr.parse("10.248." + third + ".0/24"),
                 netcfg, Path.of("/run/rocectl-lab-test", name));
@@ -38,7 +66,8 @@ final class LabTestSupport {
     }
 
     /** As {@link #up} with a real Slurm ({@code lab up --slurm}). */
-    static LabState upSlurm(String name, int hosts, int nics) {
+    static LabState upSlurm(String base, int hosts, int nics) {
+        String name = named(base);
         int third = ThreadLocalRandom.current().nextInt(1, 250);
         LabSpec spec = new LabSpec(name, hosts, nics, Cidr.parse("172.31.0.0/16"), Cidr.parse("10.248." + third + ".0/24"),
                 "none", Path.of("/run/rocectl-lab-test", name), true);

@@ -101,7 +101,7 @@ class NodeCheckSlurmLabTest {
         String script = "#!/bin/sh\n"
                 + "PATH=/usr/sbin:/usr/bin:/sbin:/bin; export PATH\n"
                 + "SLURM_CONF='" + s.slurmConf() + "'; export SLURM_CONF\n"
-                + "host=${SLURMD_NODENAME:-$(ip netns identify $$ | sed 's/^" + NAME + "-//')}\n"
+                + "host=${SLURMD_NODENAME:-$(ip netns identify $$ | sed 's/^" + s.name() + "-//')}\n"
                 + "pid=$(cat '" + s.path().resolve("hosts") + "'/\"$host\"/holder.pid) || exit 4\n"
                 + "echo \"$(date +%T) $host start\" >> '" + log + "'\n"
                 // slurmd starts the program every interval even while the last one runs: one at a time per host

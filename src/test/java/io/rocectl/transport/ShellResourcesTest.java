@@ -44,9 +44,9 @@ class ShellResourcesTest {
         }
     }
 
-    /** The checkout's own scripts: the developer launcher, the CI entry point, the benchmarks. */
+    /** The checkout's own scripts: the developer launcher, the CI entry point, the git hook, the benchmarks. */
     static List<Path> bashScripts() throws IOException {
-        List<Path> out = new ArrayList<>(List.of(Path.of("rocectl"), Path.of(".ci/run")));
+        List<Path> out = new ArrayList<>(List.of(Path.of("rocectl"), Path.of(".ci/run"), Path.of(".githooks/commit-msg")));
         try (Stream<Path> s = Files.list(Path.of("bench"))) {
             s.filter(p -> p.toString().endsWith(".sh")).sorted().forEach(out::add);
         }

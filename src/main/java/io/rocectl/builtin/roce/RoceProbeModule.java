@@ -1,9 +1,9 @@
 package io.rocectl.builtin.roce;
 
-import io.rocectl.exec.Controller;
-import io.rocectl.exec.ControllerModule;
 import io.rocectl.hostset.NodeSet;
 import io.rocectl.module.ArgSpec;
+import io.rocectl.module.Controller;
+import io.rocectl.module.ControllerModule;
 import io.rocectl.module.ModuleException;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.module.TaskContext;

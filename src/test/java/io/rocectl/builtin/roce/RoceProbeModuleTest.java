@@ -1,10 +1,10 @@
 package io.rocectl.builtin.roce;
 
-import io.rocectl.exec.ConnectionPool;
-import io.rocectl.exec.Controller;
+import io.rocectl.module.Controller;
 import io.rocectl.module.ModuleResult;
 import io.rocectl.probe.Cause;
 import io.rocectl.testing.FakeProber;
+import io.rocectl.transport.HostConnections;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -40,7 +40,7 @@ class RoceProbeModuleTest {
         @Override public List<String> hosts() { return HOSTS; }
         @Override public Map<String, Object> vars(String host) { return Map.of(); }
         @Override public Map<String, Object> args() { return args; }
-        @Override public ConnectionPool pool() { return null; }
+        @Override public HostConnections pool() { return null; }
         @Override public int forks() { return 4; }
         @Override public Duration commandTimeout() { return Duration.ofSeconds(5); }
         @Override public boolean check() { return check; }

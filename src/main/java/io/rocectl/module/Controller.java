@@ -1,4 +1,6 @@
-package io.rocectl.exec;
+package io.rocectl.module;
+
+import io.rocectl.transport.HostConnections;
 
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +21,8 @@ public interface Controller {
     /** The task's rendered arguments. */
     Map<String, Object> args();
 
-    ConnectionPool pool();
+    /** The run's connections (one per host), null for a controller that reaches no host. */
+    HostConnections pool();
 
     int forks();
 

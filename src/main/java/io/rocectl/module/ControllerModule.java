@@ -1,7 +1,4 @@
-package io.rocectl.exec;
-
-import io.rocectl.module.Module;
-import io.rocectl.module.ModuleResult;
+package io.rocectl.module;
 
 /**
  * A module that runs once per play on the control node, over every host of the play (like an
