@@ -121,6 +121,7 @@ final class MetaActions {
         if (s != Status.CHANGED || names.isEmpty()) return;
         for (String n : names) {
             if (!answered(n)) {
+                run.abort();
                 throw new RunAborted(t.mark(), "The requested handler '" + n + "' was not found in either the main "
                         + "handlers list nor in the listening handlers list");
             }

@@ -149,8 +149,15 @@ final class PlayRun {
     }
 
     boolean cancelled() {
-        return ctx.cancel().requested();
+        return aborted || ctx.cancel().requested();
     }
+
+    /** A {@link RunAborted} is on its way: no host starts another step (the free strategy's forks too). */
+    void abort() {
+        aborted = true;
+    }
+
+    private volatile boolean aborted;
 
     <T> Future<T> submit(Callable<T> c) {
         return ctx.forks().submit(c);
