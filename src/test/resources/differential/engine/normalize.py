@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Reduces ansible-playbook's json callback output to the lines EngineDifferentialTest compares:
-the exit code, each task run (hosts and statuses, in order), debug messages, and the recap."""
+the exit code, each task run (hosts and statuses, in order), debug messages, and the recap.
+Usage: normalize.py OUT.json RC [ERR.txt]; a run that ended with "ERROR! ..." (nothing in OUT.json)
+gives the exit code and that error line."""
 import json
 import sys
 
@@ -16,8 +18,15 @@ def status(r):
 
 
 def main():
-    doc = json.load(open(sys.argv[1]))
     rc = sys.argv[2]
+    text = open(sys.argv[1]).read()
+    if not text.strip() and len(sys.argv) > 3:
+        # ansible-playbook stopped with "ERROR! ..." before its json callback printed anything:
+        # the exit code and that error are all there is
+        errors = [l[len("ERROR! "):] for l in open(sys.argv[3]).read().splitlines() if l.startswith("ERROR! ")]
+        print("\n".join(["exit " + rc] + ["error " + e for e in errors[:1]]))
+        return
+    doc = json.loads(text)
     out = ["exit " + rc]
     for play in doc.get("plays", []):
         for task in play.get("tasks", []):

@@ -27,7 +27,7 @@ for pb in "$@"; do
     {
         echo "# $version"
         echo "# command: ${mask:+umask $mask; }ansible-playbook -i inventory.ini -c local ${args:+$args }$pb (ANSIBLE_STDOUT_CALLBACK=json, then normalize.py)"
-        python3 normalize.py "$tmp/out.json" "$rc"
+        python3 normalize.py "$tmp/out.json" "$rc" "$tmp/err.txt"
     } >"expected/$name.txt"
     echo "$name: exit $rc"
 done

@@ -6,8 +6,9 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 
 /**
- * Maps exceptions to exit codes: bad input prints one line and exits 5; anything else is an
- * internal error (1) with a stack trace only at {@code -vvv}.
+ * Maps exceptions to exit codes: bad input prints one line and exits 5; a playbook error that
+ * ended a run under way one line and 2; anything else is an internal error (1) with a stack trace
+ * only at {@code -vvv}.
  */
 final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
 
@@ -17,6 +18,11 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         if (ex instanceof InputError ie) {
             err.println("rocectl: " + ie.oneLine());
             return ExitCodes.BAD_INPUT;
+        }
+        if (ex instanceof io.rocectl.exec.RunAborted ra) {
+            // a playbook error found mid-run (Ansible's ERROR!): the run ended there
+            err.println("rocectl: " + ra.oneLine());
+            return ExitCodes.FAILED;
         }
         if (ex instanceof io.rocectl.lab.LabException le) {
             err.println("rocectl: " + le.getMessage());

@@ -261,8 +261,8 @@ public final class ConsoleReporter implements RunListener {
      * One host's result as Ansible's console prints it: a loop as its items' lines
      * ({@code ok: [h1 -> h2] => (item=a)}, {@code skipping: [h1] => (item=b) },
      * {@code failed: [h1] (item=c) => ...}), then {@code skipping: [h1]} when every item was
-     * skipped; a failure as {@code fatal: [h1]: FAILED! => ...}; {@code ...ignoring} under an
-     * ignored failure.
+     * skipped; a failure as {@code fatal: [h1]: FAILED! => ...} (also after the items of a loop
+     * an error cut short); {@code ...ignoring} under an ignored failure.
      */
     private void printOne(HostResult r) {
         if (included(r)) return;
@@ -271,7 +271,9 @@ public final class ConsoleReporter implements RunListener {
             for (HostResult i : r.items()) printItem(i);
         }
         String line = switch (r.status()) {
-            case FAILED, IGNORED -> loop ? null : "fatal: [" + r.label() + "]: FAILED! => " + failureText(r);
+            // (a loop cut short by an error, without results, also prints the error: Ansible's)
+            case FAILED, IGNORED -> loop && r.data().containsKey("results") ? null
+                    : "fatal: [" + r.label() + "]: FAILED! => " + failureText(r);
             case UNREACHABLE -> "fatal: [" + r.label() + "]: UNREACHABLE! => " + r.msg();
             case SKIPPED -> "skipping: [" + r.label() + "]" + (loop || r.msg().isEmpty() ? "" : " => " + r.msg());
             default -> loop ? null : r.status().label() + ": [" + r.label() + "]"

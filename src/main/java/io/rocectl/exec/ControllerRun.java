@@ -39,12 +39,18 @@ final class ControllerRun {
         HostRunState first = run.ctx().hosts().get(live.get(0));
         HostResult r;
         long t0 = System.nanoTime();
+        Task rt = t; // ignore_errors rendered (TemplatedKeywords)
+        List<String> notify = List.of();
         try {
             Map<String, Object> vars = run.varsFor(first, scopeVars, t.vars());
             if (!templar.condition(t.when(), vars)) {
                 r = new HostResult(first.name, t.displayName(), Status.SKIPPED, "conditional result was false",
                         Map.of("skipped", true), null, List.of(), null, 0);
             } else {
+                TemplatedKeywords.Resolved k = TemplatedKeywords.resolve(t, vars);
+                rt = k.task();
+                if (k.error() != null) throw new ModuleException(k.error());
+                notify = k.names();
                 @SuppressWarnings("unchecked")
                 Map<String, Object> args = (Map<String, Object>) templar.render(t.args(), vars);
                 ModuleResult mr = cm.runOnController(controller(args, live, scopeVars));
@@ -52,14 +58,14 @@ final class ControllerRun {
                 d.put("changed", mr.changed());
                 d.put("failed", mr.failed());
                 d.put("msg", mr.msg());
-                Status st = mr.failed() ? (t.ignoreErrors() ? Status.IGNORED : Status.FAILED)
+                Status st = mr.failed() ? (rt.ignoreErrors() ? Status.IGNORED : Status.FAILED)
                         : Boolean.TRUE.equals(mr.data().get(ControllerModule.SKIPPED)) ? Status.SKIPPED
                         : mr.changed() ? Status.CHANGED : Status.OK;
                 r = new HostResult(first.name, t.displayName(), st, mr.msg(), d, mr.diff(), List.of(), null,
                         (System.nanoTime() - t0) / 1_000_000);
             }
         } catch (TemplateException | ModuleException e) {
-            r = new HostResult(first.name, t.displayName(), t.ignoreErrors() ? Status.IGNORED : Status.FAILED,
+            r = new HostResult(first.name, t.displayName(), rt.ignoreErrors() ? Status.IGNORED : Status.FAILED,
                     e.getMessage(), Map.of("failed", true, "msg", e.getMessage()), null, List.of(), null, 0);
         }
         List<HostResult> all = new ArrayList<>();
@@ -73,8 +79,8 @@ final class ControllerRun {
             HostResult hr = new HostResult(h, r.task(), st, r.msg(), r.data(), r.diff(), List.of(), null, r.millis());
             if (t.register() != null) hs.register(t.register(), r.data());
             hs.count(st);
-            run.metas().notify(t, h, st);
             run.ctx().listener().onHostResult(PlayRun.shown(t, hr));
+            run.metas().notify(t, h, st, notify);
             all.add(hr);
         }
         run.ctx().listener().onTaskEnd(t.displayName(), PlayRun.shown(t, all));

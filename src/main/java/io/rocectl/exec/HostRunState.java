@@ -21,6 +21,11 @@ final class HostRunState {
     /** Registered results and set_fact values (above play vars, below extra vars). */
     private final Map<String, Object> registered = new ConcurrentHashMap<>();
     private HostStats stats = HostStats.ZERO;
+    /**
+     * The handler names and topics the task this host ran last notifies if it changed something,
+     * rendered per host and loop item ({@link TemplatedKeywords}); a host runs one task at a time.
+     */
+    volatile java.util.List<String> notifying = java.util.List.of();
 
     HostRunState(String name, Map<String, Object> inventoryVars) {
         this.name = name;

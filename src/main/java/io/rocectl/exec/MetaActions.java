@@ -87,21 +87,23 @@ final class MetaActions {
         List<Task> handlers = new ArrayList<>(run.play().handlers());
         handlers.addAll(includedHandlers);
         for (Task h : handlers) {
+            String name = handlerName(h);
             // two handlers with one name: the first one is the one notified (Ansible 2.14)
-            boolean byName = h.name() != null && seen.add(h.name());
+            boolean byName = name != null && seen.add(name);
             List<String> want = new ArrayList<>();
             synchronized (notified) {
                 for (String host : hosts) {
                     Set<String> ns = notified.get(host);
                     if (ns == null) continue;
-                    boolean hit = byName && ns.contains(h.name());
+                    boolean hit = byName && ns.contains(name);
                     for (String l : h.listen()) hit |= ns.contains(l);
                     if (hit) want.add(host);
                 }
             }
             want.retainAll(it.live());
             if (want.isEmpty()) continue;
-            for (HostResult r : run.runHandler(h, want)) {
+            Task shown = name != null && !name.equals(h.name()) ? h.toBuilder().name(name).build() : h;
+            for (HostResult r : run.runHandler(shown, want)) {
                 if (r.status() == Status.UNREACHABLE) run.ctx().state().unreachable(r.host());
                 if (r.status() == Status.FAILED) it.fail(r.host());
             }
@@ -111,12 +113,54 @@ final class MetaActions {
         }
     }
 
-    /** A changed task notifies its handlers on {@code host}. */
-    void notify(Task t, String host, Status s) {
-        if (s != Status.CHANGED || t.notifies().isEmpty()) return;
-        synchronized (notified) {
-            notified.computeIfAbsent(host, k -> new LinkedHashSet<>()).addAll(t.notifies());
+    /**
+     * A changed task notifies {@code names} (its {@code notify}, rendered on this host) on
+     * {@code host}. A name no handler answers to ends the run ({@link RunAborted}), as in Ansible.
+     */
+    void notify(Task t, String host, Status s, List<String> names) {
+        if (s != Status.CHANGED || names.isEmpty()) return;
+        for (String n : names) {
+            if (!answered(n)) {
+                run.abort();
+                throw new RunAborted(t.mark(), "The requested handler '" + n + "' was not found in either the main "
+                        + "handlers list nor in the listening handlers list");
+            }
         }
+        synchronized (notified) {
+            notified.computeIfAbsent(host, k -> new LinkedHashSet<>()).addAll(names);
+        }
+    }
+
+    /** Whether a handler of the play (or of a role included so far) has the name or listens to it. */
+    private boolean answered(String n) {
+        List<Task> handlers = new ArrayList<>(run.play().handlers());
+        handlers.addAll(includedHandlers);
+        for (Task h : handlers) if (n.equals(handlerName(h)) || h.listen().contains(n)) return true;
+        return false;
+    }
+
+    /** Handler names rendered once (templates of the play's vars, -e and the handler's vars). */
+    private final Map<Task, java.util.Optional<String>> handlerNames =
+            java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+
+    /**
+     * A handler's name; a template is rendered with the play's vars, {@code -e} and the handler's
+     * own vars (no host's: as Ansible's). One that cannot be rendered names nothing (Ansible skips it
+     * with a warning).
+     */
+    private String handlerName(Task h) {
+        if (h.name() == null || !Templar.isTemplate(h.name())) return h.name();
+        return handlerNames.computeIfAbsent(h, k -> {
+            Map<String, Object> vars = run.vars().forTags();
+            vars.putAll(h.vars());
+            try {
+                return java.util.Optional.of(io.rocectl.template.Py.str(templar.render(h.name(), vars)));
+            } catch (TemplateException e) {
+                run.ctx().listener().onWarning("Handler '" + h.name() + "' is unusable because it has no listen "
+                        + "topics and the name could not be templated: " + e.getMessage());
+                return java.util.Optional.empty();
+            }
+        }).orElse(null);
     }
 
     /** A new batch: nothing notified yet. */

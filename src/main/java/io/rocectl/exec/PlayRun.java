@@ -149,8 +149,15 @@ final class PlayRun {
     }
 
     boolean cancelled() {
-        return ctx.cancel().requested();
+        return aborted || ctx.cancel().requested();
     }
+
+    /** A {@link RunAborted} is on its way: no host starts another step (the free strategy's forks too). */
+    void abort() {
+        aborted = true;
+    }
+
+    private volatile boolean aborted;
 
     <T> Future<T> submit(Callable<T> c) {
         return ctx.forks().submit(c);
@@ -292,8 +299,9 @@ final class PlayRun {
                     msg, Map.of("failed", true, "msg", msg), null, List.of(), null, 0);
         }
         h.count(r);
-        metas.notify(t, host, r.status());
         ctx.listener().onHostResult(shown(t, r));
+        // after its result is shown: a notify that names no handler ends the run here (as Ansible's ERROR!)
+        metas.notify(t, host, r.status(), h.notifying);
         return r;
     }
 

@@ -61,11 +61,15 @@ final class TaskExecutor {
     HostResult run(HostRunState host, Task task, Map<String, Object> vars, boolean become) throws InterruptedException {
         long t0 = System.nanoTime();
         try {
+            host.notifying = List.of();
             if (task.loop() == null) {
                 if (!templar.condition(task.when(), vars)) {
                     return result(host, task, Status.SKIPPED, "conditional result was false", Map.of(), null, t0);
                 }
-                return once(host, task, vars, become, t0, null);
+                TemplatedKeywords.Resolved k = TemplatedKeywords.resolve(task, vars);
+                if (k.error() != null) return failure(host, k.task(), k.error(), t0);
+                host.notifying = k.names();
+                return once(host, k.task(), vars, become, t0, null);
             }
             Object items = task.loop() instanceof LoopLookup l
                     ? templar.query(l.plugin(), templar.render(l.terms(), vars), vars)
@@ -78,6 +82,9 @@ final class TaskExecutor {
             boolean changed = false;
             boolean failed = false;
             boolean allSkipped = true;
+            // ignored when every failed item's ignore_errors (rendered per item) is true, as Ansible's loop
+            boolean ignore = true;
+            java.util.Set<String> notify = new java.util.LinkedHashSet<>();
             Map<String, Object> base = new LinkedHashMap<>(vars);
             for (int i = 0; i < list.size(); i++) {
                 Map<String, Object> iv = new LinkedHashMap<>(base);
@@ -98,7 +105,17 @@ final class TaskExecutor {
                     r = new HostResult(host.name, task.displayName(), Status.SKIPPED, "conditional result was false",
                             Map.of("skipped", true), null, List.of(), label, 0);
                 } else {
-                    r = once(host, task, iv, become, System.nanoTime(), label);
+                    TemplatedKeywords.Resolved k = TemplatedKeywords.resolve(task, iv);
+                    if (k.error() != null) {
+                        // as Ansible's: the loop stops there, the task's result is that failure (no results)
+                        Map<String, Object> d = Map.of("failed", true, "msg", k.error());
+                        register(host, task, d);
+                        return new HostResult(host.name, task.displayName(), k.task().ignoreErrors() ? Status.IGNORED
+                                : Status.FAILED, k.error(), d, null, itemResults, null, elapsed(t0));
+                    }
+                    r = once(host, k.task(), iv, become, System.nanoTime(), label);
+                    notify.addAll(k.names());
+                    if (r.status() == Status.FAILED || r.status() == Status.IGNORED) ignore &= k.task().ignoreErrors();
                     allSkipped = false;
                 }
                 if (r.status() == Status.UNREACHABLE) return r;
@@ -123,8 +140,9 @@ final class TaskExecutor {
             data.put("results", registered);
             data.put("changed", changed);
             data.put("failed", failed);
-            Status s = failed ? (task.ignoreErrors() ? Status.IGNORED : Status.FAILED)
+            Status s = failed ? (ignore ? Status.IGNORED : Status.FAILED)
                     : changed ? Status.CHANGED : allSkipped && !list.isEmpty() ? Status.SKIPPED : Status.OK;
+            host.notifying = List.copyOf(notify);
             if (list.isEmpty()) {
                 s = Status.SKIPPED;
                 data.put("skipped", true);

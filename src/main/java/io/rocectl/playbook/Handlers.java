@@ -2,6 +2,7 @@ package io.rocectl.playbook;
 
 import io.rocectl.error.DidYouMean;
 import io.rocectl.error.InputError;
+import io.rocectl.template.Templar;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,7 +58,13 @@ final class Handlers {
         return true;
     }
 
+    /**
+     * Refuses a literal {@code notify} that names no handler. A templated one is rendered per host
+     * (and loop item) when the task runs, and so is a handler's templated name: those are looked
+     * up then ({@code io.rocectl.exec.Notifications}).
+     */
     static void checkNotify(YamlSource src, List<Step> steps, Set<String> handlers) {
+        if (handlers.stream().anyMatch(Templar::isTemplate)) return;
         for (Step st : steps) {
             if (st instanceof Block b) {
                 checkNotify(src, b.block(), handlers);
@@ -67,7 +74,7 @@ final class Handlers {
             }
             Task t = (Task) st;
             for (String n : t.notifies()) {
-                if (!handlers.contains(n)) {
+                if (!Templar.isTemplate(n) && !handlers.contains(n)) {
                     Mark mk = t.mark();
                     throw new InputError(mk.file(), mk.line(), mk.column(), "task '" + t.displayName()
                             + "' notifies unknown handler '" + n + "'" + DidYouMean.hint(n, handlers));

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * Keyword inheritance (Ansible's play, block, task chain): what a play or a block sets reaches
  * the tasks inside it that do not set their own. {@link TaskOptions} go under each task's own,
- * {@code environment} is prepended, and a block's {@code ignore_errors: true} and {@code become}
+ * {@code environment} is prepended, and a block's {@code ignore_errors} and {@code become}
  * apply where the task has none. Tags, conditions and {@code no_log} are passed down while the
  * tasks are read ({@link TaskParser}).
  */
@@ -51,16 +51,16 @@ final class Inheritance {
     }
 
     /**
-     * A block's {@code ignore_errors: true} and {@code become} apply to the tasks inside it that
-     * do not set their own (Ansible's keyword inheritance).
+     * A block's {@code ignore_errors} (a boolean or a template) and {@code become} apply to the
+     * tasks inside it that do not set their own (Ansible's keyword inheritance); null: not set.
      */
-    static List<Step> inherit(List<Step> steps, boolean ignore, Boolean become) {
-        if (!ignore && become == null) return steps;
+    static List<Step> inherit(List<Step> steps, Object ignore, Boolean become) {
+        if (ignore == null && become == null) return steps;
         List<Step> out = new ArrayList<>();
         for (Step s : steps) {
             if (s instanceof Task t) {
                 Task.Builder b = t.toBuilder();
-                if (ignore) b.ignoreErrors(true);
+                if (ignore != null && t.ignoreErrorsSetting() == null) b.ignoreErrorsSetting(ignore);
                 if (become != null && t.become() == null) b.become(become);
                 out.add(b.build());
             } else {

@@ -81,8 +81,10 @@ final class PlayParser {
         }
         // the vars of the play's roles are the play's too, above its own vars (Ansible's private_role_vars=False)
         vars.putAll(roles.vars);
-        return new Play(p.name == null ? p.hosts : p.name, p.hosts, Map.copyOf(vars), p.gather, p.become, p.serial,
-                p.maxFail, p.anyFatal, p.strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers),
+        // (a copy that keeps the order and a null value: "x:" or "x: null" is a var)
+        return new Play(p.name == null ? p.hosts : p.name, p.hosts,
+                java.util.Collections.unmodifiableMap(new LinkedHashMap<>(vars)), p.gather, p.become, p.serial, p.maxFail,
+                p.anyFatal, p.strategy, List.copyOf(tasks), List.copyOf(sections), List.copyOf(handlers),
                 Set.copyOf(p.tags), p.noLog, src.mark(node), p.options,
                 java.util.Collections.unmodifiableMap(new LinkedHashMap<>(roles.defaults)));
     }

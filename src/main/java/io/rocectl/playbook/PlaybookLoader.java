@@ -91,7 +91,7 @@ public final class PlaybookLoader {
         String shown = Includes.display(file);
         List<Step> steps = includes.tasksFile(m -> new InputError(shown, 1, 1, m), file, a.tags, a.when, false, noLog);
         Handlers.checkNotify(null, steps, new TreeSet<>(handlers));
-        return inherit(steps, a.ignore, a.become);
+        return inherit(steps, a.ignore ? Boolean.TRUE : null, a.become);
     }
 
     /** {@code include_role} at run time (no dedup: each include runs the role, as in Ansible). */
@@ -105,7 +105,7 @@ public final class PlaybookLoader {
         Roles.Acc acc = new Roles.Acc(false);
         List<Step> steps = includes.roles.role(m -> new InputError(at.file(), at.line(), at.column(), m), name, params,
                 a.tags, a.when, tasksFrom, null, noLog, acc, false, at);
-        return new IncludedRole(inherit(steps, a.ignore, a.become), List.copyOf(acc.handlers), Map.copyOf(acc.defaults));
+        return new IncludedRole(inherit(steps, a.ignore ? Boolean.TRUE : null, a.become), List.copyOf(acc.handlers), Map.copyOf(acc.defaults));
     }
 
     private record Apply(Set<String> tags, List<Object> when, boolean ignore, Boolean become) {}

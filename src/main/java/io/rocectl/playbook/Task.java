@@ -10,6 +10,9 @@ import java.util.Set;
  *
  * @param when        conditions (all must hold), already combined with enclosing blocks'
  * @param tags        own tags plus those inherited from blocks and the play
+ * @param ignoreErrorsSetting {@code ignore_errors}: null when not set (inherit, else false), a
+ *                    Boolean, or a template ({@code "{{ flag }}"}) the engine renders per host and
+ *                    loop item (see {@link #ignoreErrors()})
  * @param become      null when not set (inherit)
  * @param noLog       hide this task's results from every output (own, or inherited from a block or the play)
  * @param options     connection, delegation, check/diff mode, throttle, timeout (own over block over play)
@@ -20,7 +23,7 @@ import java.util.Set;
  */
 public record Task(String name, String module, Map<String, Object> args, List<Object> when, Object loop,
                    LoopControl loopControl, String register, Object changedWhen, Object failedWhen,
-                   boolean ignoreErrors, List<String> notifies, Set<String> tags, Boolean become,
+                   Object ignoreErrorsSetting, List<String> notifies, Set<String> tags, Boolean become,
                    Integer retries, Object until, int delay, boolean runOnce, Map<String, Object> vars,
                    List<String> listen, boolean noLog, Mark mark, TaskOptions options,
                    List<Object> environment, TaskOptions outerOptions) implements Step {
@@ -29,6 +32,20 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         if (options == null) options = TaskOptions.NONE;
         if (environment == null) environment = List.of();
         if (outerOptions == null) outerOptions = TaskOptions.NONE;
+    }
+
+    /**
+     * Whether a failure is ignored: {@code ignore_errors} true. A template not yet rendered counts
+     * as true, as in Ansible 2.14, where a task whose {@code ignore_errors} cannot be rendered
+     * keeps the template's text, a non-empty string (the engine renders it first where it can).
+     */
+    public boolean ignoreErrors() {
+        return Boolean.TRUE.equals(ignoreErrorsSetting) || ignoreErrorsSetting instanceof String;
+    }
+
+    /** Whether {@code ignore_errors} is a template, to render per host (and loop item). */
+    public boolean ignoreErrorsTemplated() {
+        return ignoreErrorsSetting instanceof String;
     }
 
     /** The module name of {@code meta:} tasks (not a module: the engine acts on it). */
@@ -72,7 +89,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         b.register = register;
         b.changedWhen = changedWhen;
         b.failedWhen = failedWhen;
-        b.ignoreErrors = ignoreErrors;
+        b.ignoreErrors = ignoreErrorsSetting;
         b.notifies = notifies;
         b.tags = tags;
         b.become = become;
@@ -101,7 +118,7 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         private String register;
         private Object changedWhen;
         private Object failedWhen;
-        private boolean ignoreErrors;
+        private Object ignoreErrors;
         private List<String> notifies = List.of();
         private Set<String> tags = Set.of();
         private Boolean become;
@@ -130,6 +147,14 @@ public record Task(String name, String module, Map<String, Object> args, List<Ob
         public Builder changedWhen(Object v) { changedWhen = v; return this; }
         public Builder failedWhen(Object v) { failedWhen = v; return this; }
         public Builder ignoreErrors(boolean v) { ignoreErrors = v; return this; }
+        /** {@code ignore_errors} as written: null (not set), a Boolean or a template string. */
+        public Builder ignoreErrorsSetting(Object v) {
+            if (v != null && !(v instanceof Boolean) && !(v instanceof String)) {
+                throw new IllegalArgumentException("ignore_errors must be a boolean or a template, not " + v);
+            }
+            ignoreErrors = v;
+            return this;
+        }
         public Builder notifies(List<String> v) { notifies = List.copyOf(v); return this; }
         public Builder tags(Set<String> v) { tags = Set.copyOf(v); return this; }
         public Builder become(Boolean v) { become = v; return this; }

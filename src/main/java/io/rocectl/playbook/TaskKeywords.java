@@ -40,7 +40,8 @@ final class TaskKeywords {
         String register;
         Object changedWhen;
         Object failedWhen;
-        boolean ignoreErrors;
+        /** Null (not set), a Boolean, or a template rendered per host ({@link Task#ignoreErrorsSetting}). */
+        Object ignoreErrors;
         List<String> notify = List.of();
         final Set<String> tags;
         Boolean become;
@@ -100,9 +101,9 @@ final class TaskKeywords {
             entry("changed_when", field(TaskKeywords::condition, (r, x) -> r.changedWhen = x)),
             entry("failed_when", field(TaskKeywords::condition, (r, x) -> r.failedWhen = x)),
             entry("until", field(TaskKeywords::condition, (r, x) -> r.until = x)),
-            entry("ignore_errors", field(FieldReaders::bool, (r, x) -> r.ignoreErrors = x)),
-            entry("notify", field(FieldReaders::stringList, (r, x) -> r.notify = x)),
-            entry("listen", field(FieldReaders::stringList, (r, x) -> r.listen = x)),
+            entry("ignore_errors", field(TaskKeywords::ignoreErrors, (r, x) -> r.ignoreErrors = x)),
+            entry("notify", field(TaskKeywords::notify, (r, x) -> r.notify = x)),
+            entry("listen", field(TaskKeywords::listen, (r, x) -> r.listen = x)),
             entry("tags", field((src, v, k) -> FieldReaders.tagList(src, v), (r, x) -> r.tags.addAll(x))),
             entry("become", field(FieldReaders::bool, (r, x) -> r.become = x)),
             entry("become_user", (r, src, key, keyNode, v) -> FieldReaders.becomeUser(src, v)),
@@ -146,6 +147,44 @@ final class TaskKeywords {
     private static Object condition(YamlSource src, YamlNode v, String key) {
         checkConditions(src, v);
         return src.value(v);
+    }
+
+    /**
+     * {@code ignore_errors}: a boolean (also a string Ansible reads as one, {@code "yes"}), or a
+     * template rendered per host and loop item when the task runs.
+     */
+    private static Object ignoreErrors(YamlSource src, YamlNode v, String key) {
+        Object o = src.value(v);
+        if (o instanceof String s && Templar.isTemplate(s)) {
+            checkTemplates(src, v);
+            return s;
+        }
+        Boolean b = AnsibleBool.parse(o);
+        if (b == null) {
+            throw src.error(v, "'" + key + "' must be a boolean (yes/no/true/false) or a template, got '" + o + "'");
+        }
+        return b;
+    }
+
+    /** {@code notify}: handler names or listen topics; a template is rendered per host and loop item. */
+    private static List<String> notify(YamlSource src, YamlNode v, String key) {
+        checkTemplates(src, v);
+        return FieldReaders.stringList(src, v, key);
+    }
+
+    /**
+     * {@code listen}: topics as written. Ansible 2.14 never renders a templated topic (a notify,
+     * rendered, cannot reach it, and the run ends with "handler not found"), so one is refused.
+     */
+    private static List<String> listen(YamlSource src, YamlNode v, String key) {
+        List<String> topics = FieldReaders.stringList(src, v, key);
+        for (String t : topics) {
+            if (Templar.isTemplate(t)) {
+                throw src.error(v, "'listen' topic '" + t + "' is a template: Ansible 2.14 does not render listen "
+                        + "topics, so no notify can reach it; write the topic literally");
+            }
+        }
+        return topics;
     }
 
     private static Map<String, Object> vars(YamlSource src, YamlNode v, String key) {

@@ -100,7 +100,7 @@ final class TaskParser {
         String name = r.name;
         if (includes.role != null) name = includes.role.name() + " : " + (name == null ? r.action.module() : name);
         return b.name(name).when(r.when).loop(r.loop).loopControl(r.loopControl).register(r.register)
-                .changedWhen(r.changedWhen).failedWhen(r.failedWhen).ignoreErrors(r.ignoreErrors).notifies(r.notify)
+                .changedWhen(r.changedWhen).failedWhen(r.failedWhen).ignoreErrorsSetting(r.ignoreErrors).notifies(r.notify)
                 .tags(r.tags).become(r.become).retries(retries).until(r.until).delay(r.delay).runOnce(r.runOnce)
                 .vars(r.vars).listen(r.listen).noLog(r.noLog).mark(mark).options(r.options)
                 .environment(r.environment == null ? List.of() : List.of(r.environment)).build();

@@ -71,11 +71,52 @@ class PlaybookLoaderTest {
         "'- hosts: all\\n  serial: 0\\n  tasks: []\\n'|2:11: 'serial' must be at least 1, got '0'",
         "'- hosts: all\\n  serial: [1, many]\\n  tasks: []\\n'|2:15: 'serial' must be a number or a percentage, got 'many'",
         "'- hosts: \"\"\\n  tasks: []\\n'|1:10: 'hosts' is empty",
+        "'- hosts: all\\n  tasks:\\n    - command: \"true\"\\n      ignore_errors: banana\\n'|4:22: 'ignore_errors' must be a boolean (yes/no/true/false) or a template, got 'banana'",
+        "'- hosts: all\\n  handlers:\\n    - debug: msg=x\\n      listen: \"{{ topic }}\"\\n'|4:15: 'listen' topic '{{ topic }}' is a template: Ansible 2.14 does not render listen topics, so no notify can reach it; write the topic literally",
+        "'- hosts: all\\n  tasks:\\n    - command: \"true\"\\n      notify: \"restart {{ x \"\\n'|4:15: template 'restart {{ x ': Unclosed token (at character 9)",
     })
     void refusedAtLoadTime(String yaml, String expected) throws Exception {
         Path p = write(yaml.replace("\\n", "\n"));
         InputError e = assertThrows(InputError.class, () -> loader.load(p));
         assertEquals(p + ":" + expected, e.oneLine());
+    }
+
+    /**
+     * ignore_errors: a literal Ansible reads as a boolean ("yes") is that boolean, a template is
+     * kept to render per host; notify: a template is not looked up at load time (it is rendered
+     * per host and item), nor is a literal when a handler's name is a template; a play var may be null.
+     */
+    @Test
+    void templatedIgnoreErrorsAndNotifyAreKeptForTheRun() throws Exception {
+        Play play = loader.load(write("""
+                - hosts: all
+                  vars:
+                    nothing: null
+                  tasks:
+                    - command: "true"
+                      ignore_errors: "yes"
+                      notify: "restart {{ item }}"
+                      loop: [a]
+                    - block:
+                        - command: "true"
+                        - command: "true"
+                          ignore_errors: false
+                      ignore_errors: "{{ flag }}"
+                    - command: "true"
+                      notify: named by a var
+                  handlers:
+                    - name: "{{ hname }}"
+                      debug: msg=x
+                """)).plays().get(0);
+        assertTrue(play.vars().containsKey("nothing"));
+        Task first = (Task) play.tasks().get(0);
+        assertEquals(Boolean.TRUE, first.ignoreErrorsSetting());
+        assertEquals(List.of("restart {{ item }}"), first.notifies());
+        Block b = (Block) play.tasks().get(1);
+        assertEquals("{{ flag }}", ((Task) b.block().get(0)).ignoreErrorsSetting(), "the block's template reaches its task");
+        assertTrue(((Task) b.block().get(0)).ignoreErrorsTemplated());
+        assertEquals(Boolean.FALSE, ((Task) b.block().get(1)).ignoreErrorsSetting(), "a task's own false wins");
+        assertEquals(List.of("named by a var"), ((Task) play.tasks().get(2)).notifies());
     }
 
     /** {@code register:} with no value registers nothing, as ansible-playbook 2.14 runs it (it was an internal error). */
