@@ -241,8 +241,8 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo
 echo "Small playbooks, rocectl next to Ansible: median of $RUNS interleaved runs (corpus: of $CRUNS passes), wall and CPU"
-echo "seconds, $(nproc) cores, load average before $LOAD0, after $LOAD1; $(date -u +%Y-%m-%dT%H:%MZ), $($ROCECTL --version | head -1),"
-echo "$(java -version 2>&1 | head -1), $(ansible-playbook --version | head -1)."
+echo "seconds, $(nproc) cores, load average before $LOAD0, after $LOAD1; $(date -u +%Y-%m-%dT%H:%MZ), $($ROCECTL --version | sed -n 1p),"
+echo "$(java -version 2>&1 | head -1), $(ansible-playbook --version 2>/dev/null | sed -n 1p)."
 echo
 echo "| what | command | median wall s | median CPU s | runs wall s |"
 echo "|---|---|---:|---:|---|"
