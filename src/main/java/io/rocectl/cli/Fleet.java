@@ -86,7 +86,22 @@ final class Fleet implements HostInventory {
                             + " (see the warnings above): no host to run on"
                             + " (Ansible would go on with the implicit localhost alone; rocectl refuses)");
         }
+        Preload.forHosts(hostsWithin(inventory, inv.limit));
         return new Fleet(inventory, conn);
+    }
+
+    /**
+     * About how many hosts {@code --limit} leaves: all of them without one, with a retry file
+     * ({@code @FILE}, read later, with its warnings) or when the pattern is not valid (the command
+     * reports that itself). Only for {@link Preload#forHosts}.
+     */
+    private static int hostsWithin(Inventory inventory, String limit) {
+        if (limit == null || limit.isBlank() || limit.startsWith("@")) return inventory.hosts().size();
+        try {
+            return HostPattern.resolve(inventory, limit, Path.of("").toAbsolutePath()).size();
+        } catch (RuntimeException e) {
+            return inventory.hosts().size();
+        }
     }
 
     Inventory inventory() {

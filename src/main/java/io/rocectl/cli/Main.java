@@ -7,8 +7,11 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        StartupTrace.mark("main");
         Signals.install();
-        System.exit(execute(args));
+        int rc = execute(args);
+        StartupTrace.mark("exit");
+        System.exit(rc);
     }
 
     /** Runs a command line and returns its exit code (used by tests too). */
@@ -31,6 +34,7 @@ public final class Main {
         String first = args.length == 0 ? "" : args[0];
         Preload.startFor(first);
         CommandLine cl = RocectlCommand.commandLine(first);
+        StartupTrace.mark("command tree");
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler(ErrorHandler::onBadParameters);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

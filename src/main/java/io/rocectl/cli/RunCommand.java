@@ -63,10 +63,13 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        StartupTrace.mark("command line parsed");
         boolean json = out.json();
         Map<String, Object> extra = ExtraVars.parse(extraVars);
         Fleet fleet = Fleet.load(inv, conn);
+        StartupTrace.mark("inventory loaded");
         Playbook pb = new PlaybookLoader(ModuleRegistry.builtin()).withExtraVars(extra).load(playbook);
+        StartupTrace.mark("playbook loaded");
         RunOptions opts = new RunOptions(fleet.forks(), check, diff, inv.limit(), tags, skipTags, extra,
                 become ? Boolean.TRUE : null, fleet.commandTimeout(), RetryFiles.dir(), out.verbosity());
         if (listHosts || listTasks || syntaxCheck) {
@@ -77,7 +80,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunListener listener = json ? new JsonReporter(System.out)
                 : new ConsoleReporter(System.out, out.verbosity(), OutputOptions.color(), diff, OutputOptions.color());
-        return run(fleet, pb, opts, listener);
+        return run(fleet, pb, opts, StartupTrace.around(listener));
     }
 
     /** Runs with interrupt handling; returns the exit code. */
@@ -85,10 +88,13 @@ public final class RunCommand implements Callable<Integer> {
     static int run(Fleet fleet, Playbook pb, RunOptions opts, RunListener listener) throws InterruptedException {
         Cancel cancel = new Cancel();
         PlaybookRunner runner = new PlaybookRunner(fleet, ModuleRegistry.builtin(), opts, listener, cancel);
+        int rc;
         try (ConnectionPool pool = fleet.pool(); Signals.Guard g = Signals.onInterrupt(cancel)) {
             Recap recap = runner.run(pb, pool);
-            return exitCode(recap);
+            rc = exitCode(recap);
         }
+        StartupTrace.mark("connections closed");
+        return rc;
     }
 
     static int exitCode(Recap recap) {

@@ -2,7 +2,7 @@ package io.rocectl.yaml;
 
 import io.rocectl.error.InputError;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -16,6 +16,9 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.parser.Parser;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -98,9 +101,9 @@ public final class YamlReader {
         LoaderOptions opts = options();
         try {
             precheck(display, text, opts);
-            Node root = new Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(opts),
-                    new org.yaml.snakeyaml.representer.Representer(new org.yaml.snakeyaml.DumperOptions()),
-                    new org.yaml.snakeyaml.DumperOptions(), opts, new PyYamlResolver()).compose(new StringReader(text));
+            // what Yaml.compose does, without the constructor and representer a Yaml object builds
+            // (and loads the classes of) but composing never uses: tens of ms at start-up
+            Node root = new Composer(parser(text, opts), new PyYamlResolver(), opts).getSingleNode();
             YamlFile doc = new YamlFile(display, root, opts);
             if (root != null) {
                 checkExpansion(doc, root, new IdentityHashMap<>());
@@ -149,12 +152,23 @@ public final class YamlReader {
         return o;
     }
 
+    /** The parser Yaml.parse and Yaml.compose would use, made directly (see {@link #precheck}). */
+    private static Parser parser(String text, LoaderOptions opts) {
+        return new ParserImpl(new StreamReader(new StringReader(text)), opts);
+    }
+
+    /** The next event, null at the end (Yaml.parse's iteration). */
+    private static Event next(Parser p) {
+        return p.peekEvent() == null ? null : p.getEvent();
+    }
+
     /** One pass over the parser's events: nesting depth and aliases of collections, each reported at its line. */
     private static void precheck(String display, String text, LoaderOptions opts) {
         int depth = 0;
         int aliases = 0;
         Map<String, Boolean> anchorIsCollection = new HashMap<>();
-        for (Event e : new Yaml(opts).parse(new StringReader(text))) {
+        Parser parser = parser(text, opts);
+        for (Event e = next(parser); e != null; e = next(parser)) {
             if (e instanceof CollectionStartEvent c) {
                 if (++depth > MAX_DEPTH) {
                     throw at(display, e.getStartMark(), "YAML nested more than " + MAX_DEPTH + " levels deep");

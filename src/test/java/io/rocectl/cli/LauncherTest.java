@@ -19,12 +19,22 @@ import picocli.CommandLine;
 class LauncherTest {
     @Test
     void checkoutLauncherKnowsExactlyTheSubcommandsOfTheCode() throws IOException {
-        String launcher = Files.readString(Path.of("rocectl"));
+        assertListsTheSubcommands(Path.of("rocectl"));
+    }
+
+    /** The installed launcher records a class archive per subcommand too (see its comment). */
+    @Test
+    void installedLauncherKnowsExactlyTheSubcommandsOfTheCode() throws IOException {
+        assertListsTheSubcommands(Path.of("src/main/dist/bin/rocectl"));
+    }
+
+    private static void assertListsTheSubcommands(Path p) throws IOException {
+        String launcher = Files.readString(p);
         Matcher m = Pattern.compile("(?m)^subcommands=\" ([a-z -]+) \"$").matcher(launcher);
-        assertTrue(m.find(), "./rocectl has no subcommands=\" ... \" line");
+        assertTrue(m.find(), p + " has no subcommands=\" ... \" line");
         Set<String> listed = new TreeSet<>(Arrays.asList(m.group(1).split(" ")));
         Set<String> code = new TreeSet<>(RocectlCommand.commandLine().getSubcommands().keySet());
-        assertEquals(code, listed, "keep the subcommands line of ./rocectl equal to RocectlCommand's subcommands");
+        assertEquals(code, listed, "keep the subcommands line of " + p + " equal to RocectlCommand's subcommands");
     }
 
     @Test
