@@ -73,7 +73,7 @@ class LauncherSignalTest {
 
     private void signalReachesTheJvm(String signal) throws Exception {
         Path launcher = checkout();
-        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "explain", "x").directory(tmp.toFile())
+        ProcessBuilder pb = new ProcessBuilder(Proc.withDefaultSignals(List.of(launcher.toString(), "explain", "x"))).directory(tmp.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(tmp.resolve("out").toFile()).redirectError(tmp.resolve("err").toFile());
         pb.environment().remove("ROCECTL_CDS");

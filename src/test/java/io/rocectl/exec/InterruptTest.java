@@ -2,6 +2,7 @@ package io.rocectl.exec;
 
 import io.rocectl.testing.Await;
 import io.rocectl.testing.MinaHosts;
+import io.rocectl.testing.Proc;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,9 +44,9 @@ class InterruptTest {
         try (MinaHosts hosts = new MinaHosts(tmp, 2)) {
             Path inv = hosts.inventory("");
             Path out = tmp.resolve("shell.txt");
-            Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            Process p = new ProcessBuilder(Proc.withDefaultSignals(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), "io.rocectl.cli.Main",
-                    "shell", "-i", inv.toString(), "--", "sleep", "20"))
+                    "shell", "-i", inv.toString(), "--", "sleep", "20")))
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
             // a child JVM that connects first: minutes on a loaded machine, not seconds
             Await.until("sleep running on both hosts (output: " + out + ")", START, hosts.running::get, n -> n == 2);
@@ -69,9 +70,9 @@ class InterruptTest {
                           shell: touch {{ host_dir }}/step2
                     """);
             Path out = tmp.resolve("out.txt");
-            Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            Process p = new ProcessBuilder(Proc.withDefaultSignals(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), "io.rocectl.cli.Main",
-                    "run", pb.toString(), "-i", inv.toString()))
+                    "run", pb.toString(), "-i", inv.toString())))
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
             // the signal comes while the step runs: the step waits for its release file, which the
             // test writes only once rocectl has said that it took the signal

@@ -34,6 +34,44 @@ public final class Proc {
     }
 
     /**
+     * {@code argv} started so that SIGINT and SIGTERM have their default disposition in it, also when
+     * this JVM inherited them ignored. A shell starts a background job with SIGINT ignored (so the
+     * terminal's Ctrl-C does not reach it), an ignored signal stays ignored across exec, and the JVM
+     * and bash then keep it ignored (as they should: that is nohup's and the shell's contract). A
+     * test that sends SIGINT to a child of a suite started with {@code mvn ... &} would wait forever.
+     * coreutils' {@code env --default-signal} resets them; where the reset is needed but that
+     * option is missing, the test is skipped with the reason.
+     */
+    public static List<String> withDefaultSignals(List<String> argv) {
+        if (!ignoredHere("INT") && !ignoredHere("TERM")) return argv;
+        org.junit.jupiter.api.Assumptions.assumeTrue(run(List.of("env", "--default-signal=INT,TERM", "true")).exitCode() == 0,
+                "SIGINT/SIGTERM are ignored in this suite (started in the background?) and env has no --default-signal");
+        List<String> out = new java.util.ArrayList<>(List.of("env", "--default-signal=INT,TERM"));
+        out.addAll(argv);
+        return out;
+    }
+
+    /** Whether this process ignores the signal (bit SIGNUM-1 of SigIgn in /proc/self/status). */
+    public static boolean ignoredHere(String signal) {
+        int num = switch (signal) {
+            case "INT" -> 2;
+            case "TERM" -> 15;
+            default -> throw new IllegalArgumentException(signal);
+        };
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                    return (mask & (1L << (num - 1))) != 0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /**
      * @param dir working directory (null: the test's)
      * @param env changes to the inherited environment; a null value removes the variable
      */
