@@ -31,7 +31,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeoutException;
 
-/** One authenticated sshj session; each command runs in its own channel. */
+/**
+ * One authenticated sshj session; each command runs in its own channel. About 410 lines: a
+ * command's whole life on one connection (plain, shared shell, timeout, remote kill, lock, close)
+ * stays together, since each step shares the session's state with the others.
+ */
 final class SshConnection implements Connection {
     private static final ExecutorService PUMPS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "ssh-pump");
@@ -41,6 +45,14 @@ final class SshConnection implements Connection {
 
     /** How long a timed-out command waits for the kill of its remote processes. */
     private static final long KILL_WAIT_MS = 3000;
+    /**
+     * How long {@link #close} waits for kills still running (each is bounded by its own 10 s
+     * command timeout): a process that exits right after a timeout must not abandon the kill
+     * and leave the command's processes on the host, as a loaded host made it do.
+     */
+    private static final long KILL_CLOSE_WAIT_MS = 15_000;
+    /** Kills that outlived {@link #KILL_WAIT_MS}, still running in the background. */
+    private final java.util.Queue<Future<?>> pendingKills = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private final String host;
     private final String user;
@@ -303,7 +315,9 @@ final class SshConnection implements Connection {
         Future<?> k = PUMPS.submit(() -> exec(kill, Duration.ofSeconds(10), false));
         try {
             k.get(KILL_WAIT_MS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | java.util.concurrent.ExecutionException ignored) {
+        } catch (TimeoutException e) {
+            pendingKills.add(k); // close() waits for it
+        } catch (java.util.concurrent.ExecutionException ignored) {
             // best effort
         }
     }
@@ -374,6 +388,17 @@ final class SshConnection implements Connection {
 
     @Override
     public void close() {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(KILL_CLOSE_WAIT_MS);
+        for (Future<?> k; (k = pendingKills.poll()) != null; ) {
+            try {
+                k.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | java.util.concurrent.ExecutionException ignored) {
+                // a peer that never answers: disconnecting is all that is left
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         if (shellLock.tryLock()) {
             try {
                 dropShell();
