@@ -70,21 +70,13 @@ public final class PyArithmetic extends ExtendedSyntaxBuilder {
         }
     };
 
-    private static final AstBinary.Operator MUL = new AstBinary.SimpleOperator() {
-        @Override
-        protected Object apply(TypeConverter converter, Object a, Object b) {
-            if ((text(a) || a instanceof List<?>) && number(b)) return repeat(a, (Number) b);
-            if (number(a) && (text(b) || b instanceof List<?>)) return repeat(b, (Number) a);
-            if (text(a) || text(b)) throw new TemplateException("can't multiply sequence by non-int of type '"
-                    + Py.typeName(text(a) ? b : a) + "'");
-            return NumberOperations.mul(converter, a, b);
-        }
-
-        @Override
-        public String toString() {
-            return "*";
-        }
-    };
+    private static final AstBinary.Operator MUL = operator("*", (c, a, b) -> {
+        if ((text(a) || a instanceof List<?>) && number(b)) return repeat(a, (Number) b);
+        if (number(a) && (text(b) || b instanceof List<?>)) return repeat(b, (Number) a);
+        if (text(a) || text(b)) throw new TemplateException("can't multiply sequence by non-int of type '"
+                + Py.typeName(text(a) ? b : a) + "'");
+        return NumberOperations.mul(c, a, b);
+    });
 
     private static Object repeat(Object seq, Number times) {
         if (times instanceof Double || times instanceof Float || times instanceof java.math.BigDecimal) {
@@ -106,60 +98,43 @@ public final class PyArithmetic extends ExtendedSyntaxBuilder {
         return out;
     }
 
+    /** One binary operator: its symbol (what JUEL prints) and what it computes. */
+    private interface Apply {
+        Object apply(TypeConverter converter, Object a, Object b);
+    }
+
+    private static AstBinary.Operator operator(String symbol, Apply f) {
+        return new AstBinary.SimpleOperator() {
+            @Override
+            protected Object apply(TypeConverter converter, Object a, Object b) {
+                return f.apply(converter, a, b);
+            }
+
+            @Override
+            public String toString() {
+                return symbol;
+            }
+        };
+    }
+
     /** JUEL's own {@code -} and {@code /} (NumberOperations), refusing text as Python does. */
-    private static final AstBinary.Operator SUB = new AstBinary.SimpleOperator() {
-        @Override
-        protected Object apply(TypeConverter converter, Object a, Object b) {
-            if (text(a) || text(b)) throw unsupported("-", a, b);
-            return NumberOperations.sub(converter, a, b);
-        }
+    private static final AstBinary.Operator SUB = operator("-", (c, a, b) -> {
+        if (text(a) || text(b)) throw unsupported("-", a, b);
+        return NumberOperations.sub(c, a, b);
+    });
 
-        @Override
-        public String toString() {
-            return "-";
-        }
-    };
-
-    private static final AstBinary.Operator DIV = new AstBinary.SimpleOperator() {
-        @Override
-        protected Object apply(TypeConverter converter, Object a, Object b) {
-            if (text(a) || text(b)) throw unsupported("/", a, b);
-            return NumberOperations.div(converter, a, b);
-        }
-
-        @Override
-        public String toString() {
-            return "/";
-        }
-    };
+    private static final AstBinary.Operator DIV = operator("/", (c, a, b) -> {
+        if (text(a) || text(b)) throw unsupported("/", a, b);
+        return NumberOperations.div(c, a, b);
+    });
 
     /**
      * JUEL's {@code ==} and {@code !=}, but a YAML date or datetime compares as Python's does: equal
      * only to the same date or moment, never to a string (JUEL would compare their text).
      */
-    private static final AstBinary.Operator EQ = new AstBinary.SimpleOperator() {
-        @Override
-        protected Object apply(TypeConverter converter, Object a, Object b) {
-            if (a instanceof Timestamp || b instanceof Timestamp) return Timestamp.pyEquals(a, b);
-            return BooleanOperations.eq(converter, a, b);
-        }
+    private static final AstBinary.Operator EQ = operator("==", (c, a, b) ->
+            a instanceof Timestamp || b instanceof Timestamp ? Timestamp.pyEquals(a, b) : BooleanOperations.eq(c, a, b));
 
-        @Override
-        public String toString() {
-            return "==";
-        }
-    };
-
-    private static final AstBinary.Operator NE = new AstBinary.SimpleOperator() {
-        @Override
-        protected Object apply(TypeConverter converter, Object a, Object b) {
-            if (a instanceof Timestamp || b instanceof Timestamp) return !Timestamp.pyEquals(a, b);
-            return BooleanOperations.ne(converter, a, b);
-        }
-
-        @Override
-        public String toString() {
-            return "!=";
-        }
-    };
+    private static final AstBinary.Operator NE = operator("!=", (c, a, b) ->
+            a instanceof Timestamp || b instanceof Timestamp ? !Timestamp.pyEquals(a, b) : BooleanOperations.ne(c, a, b));
 }
