@@ -14,7 +14,11 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
 
     @Override
     public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult pr) {
-        PrintWriter err = cl.getErr();
+        return onException(ex, cl.getErr(), verbosity(pr));
+    }
+
+    /** The exit code for {@code ex}, after its one line (and stack trace at {@code -vvv}) on {@code err}. */
+    static int onException(Exception ex, PrintWriter err, int verbosity) {
         if (ex instanceof InputError ie) {
             err.println("rocectl: " + ie.oneLine());
             return ExitCodes.BAD_INPUT;
@@ -26,7 +30,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
         }
         if (ex instanceof io.rocectl.lab.LabException le) {
             err.println("rocectl: " + le.getMessage());
-            if (verbosity(pr) >= 3) ex.printStackTrace(err);
+            if (verbosity >= 3) ex.printStackTrace(err);
             return ExitCodes.INTERNAL;
         }
         if (ex instanceof InterruptedException) {
@@ -34,7 +38,7 @@ final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
             return ExitCodes.INTERRUPTED;
         }
         err.println("rocectl: internal error: " + ex);
-        if (verbosity(pr) >= 3) ex.printStackTrace(err);
+        if (verbosity >= 3) ex.printStackTrace(err);
         else err.println("(run with -vvv for the stack trace)");
         return ExitCodes.INTERNAL;
     }

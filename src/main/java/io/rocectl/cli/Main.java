@@ -33,16 +33,9 @@ public final class Main {
         }
         String first = args.length == 0 ? "" : args[0];
         Preload.startFor(first);
-        CommandLine cl = RocectlCommand.commandLine(first);
-        StartupTrace.mark("command tree");
-        cl.setExecutionExceptionHandler(new ErrorHandler());
-        cl.setParameterExceptionHandler(ErrorHandler::onBadParameters);
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
-        // '@' belongs to option values (--limit @retry-file, -e @vars.yaml), never to the parser:
-        // expanding @files would splice a file's lines in as options (e.g. --host-key-checking=off).
-        cl.setExpandAtFiles(false);
+        java.util.function.IntSupplier command = command(args, first);
         String log = logFile(args, System.getenv("ROCECTL_LOG_FILE"));
-        if (log == null) return cl.execute(args);
+        if (log == null) return command.getAsInt();
         LogFile lf;
         try {
             lf = LogFile.open(java.nio.file.Path.of(log), java.util.List.of(args));
@@ -52,11 +45,38 @@ public final class Main {
         }
         int rc = ExitCodes.INTERNAL;
         try {
-            rc = cl.execute(args);
+            rc = command.getAsInt();
             return rc;
         } finally {
             lf.close(rc);
         }
+    }
+
+    /**
+     * The command line, ready to run: {@code run} in its plain forms without picocli's model
+     * ({@link RunFastPath}), anything else through picocli.
+     */
+    private static java.util.function.IntSupplier command(String[] args, String first) {
+        RunCommand run = RunFastPath.parse(args);
+        if (run != null) {
+            StartupTrace.mark("command line parsed (plain run)");
+            return () -> {
+                try {
+                    return run.call();
+                } catch (Exception e) {
+                    return ErrorHandler.onException(e, new java.io.PrintWriter(System.err, true), run.out.verbosity());
+                }
+            };
+        }
+        CommandLine cl = RocectlCommand.commandLine(first);
+        StartupTrace.mark("command tree");
+        cl.setExecutionExceptionHandler(new ErrorHandler());
+        cl.setParameterExceptionHandler(ErrorHandler::onBadParameters);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // '@' belongs to option values (--limit @retry-file, -e @vars.yaml), never to the parser:
+        // expanding @files would splice a file's lines in as options (e.g. --host-key-checking=off).
+        cl.setExpandAtFiles(false);
+        return () -> cl.execute(args);
     }
 
     /** The {@code --log-file} value among the options (not after {@code --}), else the environment's, else null. */
