@@ -7,8 +7,8 @@ import io.rocectl.transport.TransportException;
  * A task action. It reads the host's state (facts), plans the commands that would bring the host
  * to the desired state (a pure function, testable from captured outputs), and in normal mode
  * applies them; in check mode it reports what would change and touches nothing.
- * Implementations are stateless and shared by all hosts; they are found by ServiceLoader
- * ({@code META-INF/services/io.rocectl.module.Module}).
+ * Implementations are stateless and shared by all hosts; the build's {@link ModuleCatalog} lists
+ * them, and each is made the first time a playbook names it.
  */
 public interface Module {
     String name();

@@ -3,15 +3,24 @@ package io.rocectl.module;
 import java.util.Collections;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** The modules this build knows, by name (including {@code ansible.builtin.x} style aliases). */
+/**
+ * The modules this build knows, by name (including {@code ansible.builtin.x} style aliases). A
+ * module is made the first time it is looked up, then shared (modules are stateless).
+ */
 public final class ModuleRegistry {
     private static final ModuleRegistry BUILTIN = load();
-    private final Map<String, Module> modules;
+    private final ModuleCatalog catalog;
+    private final SortedSet<String> names;
+    private final Map<String, Module> made = new ConcurrentHashMap<>();
 
-    private ModuleRegistry(Map<String, Module> modules) {
-        this.modules = Collections.unmodifiableMap(modules);
+    private ModuleRegistry(ModuleCatalog catalog) {
+        this.catalog = catalog;
+        this.names = Collections.unmodifiableSortedSet(new TreeSet<>(catalog.names()));
     }
 
     public static ModuleRegistry builtin() {
@@ -19,25 +28,37 @@ public final class ModuleRegistry {
     }
 
     private static ModuleRegistry load() {
-        Map<String, Module> m = new TreeMap<>();
-        for (Module mod : ServiceLoader.load(Module.class, ModuleRegistry.class.getClassLoader())) {
-            m.put(mod.name(), mod);
+        for (ModuleCatalog c : ServiceLoader.load(ModuleCatalog.class, ModuleRegistry.class.getClassLoader())) {
+            return new ModuleRegistry(c);
         }
-        return new ModuleRegistry(m);
+        throw new IllegalStateException("no " + ModuleCatalog.class.getName() + " in this build (META-INF/services)");
     }
 
     /** The module for a task key, accepting {@code ansible.builtin.}, {@code ansible.posix.} prefixes. */
     public Module find(String key) {
-        Module m = modules.get(key);
+        Module m = get(key);
         if (m != null) return m;
         int dot = key.lastIndexOf('.');
         if (dot > 0 && (key.startsWith("ansible.") || key.startsWith("rocectl."))) {
-            return modules.get(key.substring(dot + 1));
+            return get(key.substring(dot + 1));
         }
         return null;
     }
 
+    private Module get(String name) {
+        if (!names.contains(name)) return null;
+        return made.computeIfAbsent(name, catalog::create);
+    }
+
+    /** Every module name, sorted (no module is made). */
+    public SortedSet<String> names() {
+        return names;
+    }
+
+    /** Every module, by name (each is made). */
     public Map<String, Module> all() {
-        return modules;
+        Map<String, Module> m = new TreeMap<>();
+        for (String n : names) m.put(n, get(n));
+        return Collections.unmodifiableMap(m);
     }
 }

@@ -85,7 +85,7 @@ final class ModuleArgs {
                     + String.join(", with_", new TreeSet<>(LoopLookup.PLUGINS)) + " are)");
         }
         if (modules.find(key) == null) {
-            Collection<String> known = new TreeSet<>(modules.all().keySet());
+            Collection<String> known = modules.names();
             String hint = DidYouMean.hint(key, TaskKeywords.NAMES);
             if (hint.isEmpty() || !DidYouMean.hint(key, known).isEmpty()) hint = ModuleHint.of(key, known);
             throw src.error(keyNode, "unknown module '" + key + "'" + hint);
@@ -111,7 +111,7 @@ final class ModuleArgs {
         Module mod = modules.find(a.module());
         if (mod == null) {
             throw src.error(a.value(), "unknown module '" + a.module() + "'"
-                    + ModuleHint.of(a.module(), new TreeSet<>(modules.all().keySet())));
+                    + ModuleHint.of(a.module(), modules.names()));
         }
         return Task.builder(mod.name()).args(args(src, mod, a.module(), a.value(), argsNode, a.localText(),
                 a.local() && a.localText() == null));
@@ -235,7 +235,7 @@ final class ModuleArgs {
             text = sp < 0 ? "" : s.substring(sp + 1).strip();
         }
         if (modules.find(module) == null || Task.META.equals(module)) {
-            throw src.error(v, "unknown module '" + module + "'" + ModuleHint.of(module, new TreeSet<>(modules.all().keySet())));
+            throw src.error(v, "unknown module '" + module + "'" + ModuleHint.of(module, modules.names()));
         }
         return new String[] {module, text};
     }

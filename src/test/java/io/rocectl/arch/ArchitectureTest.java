@@ -64,7 +64,7 @@ class ArchitectureTest {
             Map.entry("report", Set.of("hostset", "probe")),
             Map.entry("health", Set.of("fact", "fs", "nic", "op", "transport")),
             Map.entry("audit", Set.of("error", "fact", "health", "hostset", "nic", "op", "report", "transport", "yaml")),
-            Map.entry("builtin", Set.of()),
+            Map.entry("builtin", Set.of("builtin.core", "builtin.roce", "module")), // the catalog of the modules
             Map.entry("builtin.core", Set.of("module", "template", "text", "transport", "yaml")), // template: the template module renders
             Map.entry("builtin.roce", Set.of("fact", "hostset", "module", "nic", "nodecheck", "op", "probe", "remediate",
                     "transport")),
