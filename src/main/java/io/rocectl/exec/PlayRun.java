@@ -65,9 +65,10 @@ final class PlayRun {
     /** Runs the play; true when the playbook must stop here (as Ansible's "break play"). */
     boolean run() throws InterruptedException {
         List<String> live = ctx.state().active(playHosts);
-        ctx.listener().onPlayStart(play.name(), live);
+        String shownName = shownName();
+        ctx.listener().onPlayStart(shownName, live);
         if (live.isEmpty()) {
-            ctx.listener().onWarning("no hosts matched or all are failed/unreachable: skipping play '" + play.name() + "'");
+            ctx.listener().onWarning("no hosts matched or all are failed/unreachable: skipping play '" + shownName + "'");
             return false;
         }
         List<Step> steps = new ArrayList<>();
@@ -95,7 +96,7 @@ final class PlayRun {
             List<String> members = ctx.state().active(b);
             if (members.isEmpty()) continue;
             // as Ansible, each serial batch after the first starts with the play's banner again
-            if (!first) ctx.listener().onPlayStart(play.name(), members);
+            if (!first) ctx.listener().onPlayStart(shownName, members);
             first = false;
             batch = members;
             metas.clearNotified();
@@ -218,12 +219,13 @@ final class PlayRun {
     }
 
     /** As {@link #runTask(Task, List, Map)}; {@code handler}: shown as a handler (RUNNING HANDLER). */
-    private List<HostResult> runTask(Task t, List<String> targets, Map<String, Object> scopeVars, boolean handler)
+    private List<HostResult> runTask(Task task, List<String> targets, Map<String, Object> scopeVars, boolean handler)
             throws InterruptedException {
-        if (ctx.modules().find(t.module()) instanceof ControllerModule cm) {
-            return controllers.run(cm, t, targets, scopeVars);
+        if (ctx.modules().find(task.module()) instanceof ControllerModule cm) {
+            return controllers.run(cm, task, targets, scopeVars);
         }
-        List<String> run = t.runOnce() ? targets.subList(0, 1) : targets;
+        List<String> run = task.runOnce() ? targets.subList(0, 1) : targets;
+        Task t = handler ? task : named(task, run, scopeVars);
         ctx.listener().onTaskStart(t.displayName(), run);
         List<HostResult> results = new ArrayList<>();
         if (run.size() == 1) {
@@ -250,6 +252,38 @@ final class PlayRun {
         if (handler) ctx.listener().onHandlerEnd(t.displayName(), shown(t, results));
         else ctx.listener().onTaskEnd(t.displayName(), shown(t, results));
         return results;
+    }
+
+    /**
+     * The play's name as its banner shows it: a template rendered with the play's vars and the extra
+     * vars (Ansible's post_validate of the play); one that does not render stays as written.
+     */
+    private String shownName() {
+        String n = play.name();
+        if (n == null || !Templar.isTemplate(n)) return n;
+        try {
+            return io.rocectl.template.Py.str(templar.render(n, vars.forTags()));
+        } catch (RuntimeException e) { // TemplateException included
+            return n;
+        }
+    }
+
+    /**
+     * The task under the name its banner and results show: a templated name rendered as Ansible's
+     * linear strategy does for the TASK banner, with the variables of the first host it runs on
+     * (no loop item: {@code {{ item }}} stays as written). A name that does not render whole (an
+     * undefined variable, say) stays as written, as Ansible's {@code fail_on_undefined=False}.
+     */
+    private Task named(Task t, List<String> run, Map<String, Object> scopeVars) {
+        String name = t.name();
+        if (name == null || run.isEmpty() || !Templar.isTemplate(name)) return t;
+        String shown;
+        try {
+            shown = io.rocectl.template.Py.str(templar.render(name, varsFor(ctx.hosts().get(run.get(0)), scopeVars, t.vars())));
+        } catch (RuntimeException e) { // TemplateException included: a banner never fails a task (as in Ansible)
+            return t;
+        }
+        return shown.equals(name) ? t : t.toBuilder().name(shown).build();
     }
 
     /** {@link #runOn}, with at most {@code throttle} hosts of the task at once (forks still bound them all). */
