@@ -35,6 +35,8 @@
 #   SMALLBENCH_MGMT=10.247.0.0/16
 #   SMALLBENCH_SKIP=""        space-separated workloads to skip: ping three corpus
 #   SMALLBENCH_CASES=""       only these corpus cases (space-separated names without .yaml)
+#   SMALLBENCH_CORPUS_UNTIMED=1  0: no untimed corpus pass (the exit codes compared are the last
+#                             timed pass's; halves the time of a one-pass run)
 #   SMALLBENCH_ROCECTL=./rocectl   the rocectl command (e.g. another checkout's launcher, for an A/B)
 #   SMALLBENCH_KEEP=1         leave the lab up at the end
 # Needs: root, Java 17 + Maven (first build), ansible-core (Debian's ansible), GNU time (/usr/bin/time).
@@ -47,6 +49,7 @@ NAME=${SMALLBENCH_NAME:-smallpb}
 HOSTS=${SMALLBENCH_HOSTS:-32}
 RUNS=${SMALLBENCH_RUNS:-5}
 CRUNS=${SMALLBENCH_CORPUS_RUNS:-3}
+CUNTIMED=${SMALLBENCH_CORPUS_UNTIMED:-1}
 FORKS=${SMALLBENCH_FORKS:-64}
 SUBNET=${SMALLBENCH_SUBNET:-172.27.0.0/16}
 MGMT=${SMALLBENCH_MGMT:-10.247.0.0/16}
@@ -207,15 +210,14 @@ if ! skip corpus; then
     cases+=("$n")
   done
   [ "${#cases[@]}" -gt 0 ] || { say "small-playbooks.sh: no corpus case selected"; exit 1; }
-  say "== corpus: ${#cases[@]} cases (untimed pass, then $CRUNS timed passes)"
+  say "== corpus: ${#cases[@]} cases ($([ "$CUNTIMED" = 1 ] && echo "untimed pass, then ")$CRUNS timed passes)"
   declare -A RC_R RC_A
   for n in "${cases[@]}"; do
+    [ "$CUNTIMED" = 1 ] || break
     args=$(sed -n '1s/^# args: //p' "$CASEDIR/$n.yaml")
     read -r _ _ "RC_R[$n]" < <(timed "$LOG" "$ROCECTL run -i $CINV $args $CASEDIR/$n.yaml")
     read -r _ _ "RC_A[$n]" < <(timed "$LOG" "ansible-playbook -i $CINV $args $CASEDIR/$n.yaml")
   done
-  differ=()
-  for n in "${cases[@]}"; do [ "${RC_R[$n]}" = "${RC_A[$n]}" ] || differ+=("$n (rocectl ${RC_R[$n]}, ansible ${RC_A[$n]})"); done
   rw=() rc=() aw=() ac=()
   for ((p = 1; p <= CRUNS; p++)); do
     tr_w=0 tr_c=0 ta_w=0 ta_c=0
@@ -223,10 +225,10 @@ if ! skip corpus; then
       args=$(sed -n '1s/^# args: //p' "$CASEDIR/$n.yaml")
       for tool in $([ $((p % 2)) = 1 ] && echo "r a" || echo "a r"); do
         if [ "$tool" = r ]; then
-          read -r w c _ < <(timed "$LOG" "$ROCECTL run -i $CINV $args $CASEDIR/$n.yaml")
+          read -r w c "RC_R[$n]" < <(timed "$LOG" "$ROCECTL run -i $CINV $args $CASEDIR/$n.yaml")
           tr_w=$(awk -v a="$tr_w" -v b="$w" 'BEGIN { print a + b }'); tr_c=$(awk -v a="$tr_c" -v b="$c" 'BEGIN { print a + b }')
         else
-          read -r w c _ < <(timed "$LOG" "ansible-playbook -i $CINV $args $CASEDIR/$n.yaml")
+          read -r w c "RC_A[$n]" < <(timed "$LOG" "ansible-playbook -i $CINV $args $CASEDIR/$n.yaml")
           ta_w=$(awk -v a="$ta_w" -v b="$w" 'BEGIN { print a + b }'); ta_c=$(awk -v a="$ta_c" -v b="$c" 'BEGIN { print a + b }')
         fi
       done
@@ -234,6 +236,8 @@ if ! skip corpus; then
     say "   pass $p: rocectl $tr_w s (CPU $tr_c s), ansible-playbook $ta_w s (CPU $ta_c s)"
     rw+=("$tr_w") rc+=("$tr_c") aw+=("$ta_w") ac+=("$ta_c")
   done
+  differ=()
+  for n in "${cases[@]}"; do [ "${RC_R[$n]}" = "${RC_A[$n]}" ] || differ+=("$n (rocectl ${RC_R[$n]}, ansible ${RC_A[$n]})"); done
   CORPUS_ROWS+=("| rocectl run, corpus of ${#cases[@]} playbooks | \`$ROCECTL run -i CINV ARGS CASE.yaml\`, each case | $(printf '%s\n' "${rw[@]}" | median) | $(printf '%s\n' "${rc[@]}" | median) | ${rw[*]} |")
   CORPUS_ROWS+=("| ansible-playbook, corpus of ${#cases[@]} playbooks | \`ansible-playbook -i CINV ARGS CASE.yaml\`, each case | $(printf '%s\n' "${aw[@]}" | median) | $(printf '%s\n' "${ac[@]}" | median) | ${aw[*]} |")
 fi
