@@ -63,19 +63,34 @@ class CommitConfirmLocalTest {
         removeTimers(inode);
     }
 
-    /** Kills the sleepers of this test's timers (by the PIDs they recorded) and removes their directories. */
+    /**
+     * Kills the sleepers of this test's timers (by the PIDs they recorded), waits until they are
+     * gone (a timer that is firing still moves and removes its files), then removes their
+     * directories.
+     */
     static void removeTimers(String inode) throws IOException {
+        if (inode == null) return;
         for (String base : new String[] {"/run/rocectl", "/tmp/rocectl"}) {
             Path d = Path.of(base, "rollback-net" + inode);
-            if (inode == null || !Files.exists(d)) continue;
+            if (!Files.exists(d)) continue;
+            List<Path> files;
             try (Stream<Path> s = Files.walk(d)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    if (p.getFileName().toString().endsWith(".pid")) {
-                        String pid = Files.readString(p).strip();
-                        if (pid.matches("[0-9]+")) ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
-                    }
-                    Files.deleteIfExists(p);
+                files = s.toList();
+            }
+            for (Path p : files) {
+                if (!p.getFileName().toString().endsWith(".pid")) continue;
+                String pid;
+                try {
+                    pid = Files.readString(p).strip();
+                } catch (java.nio.file.NoSuchFileException ended) {
+                    continue; // its timer removed it: that is the timer's last step
                 }
+                if (!pid.matches("[0-9]+")) continue;
+                ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+                io.rocectl.testing.Await.gone("the rollback sleeper " + pid + " of " + d, Long.parseLong(pid));
+            }
+            try (Stream<Path> s = Files.walk(d)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
             }
         }
     }
