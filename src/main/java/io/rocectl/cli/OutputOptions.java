@@ -4,10 +4,13 @@ import picocli.CommandLine.Option;
 
 /** Verbosity and output format. */
 public final class OutputOptions {
+    /** The default of {@code --output}, for picocli and for {@link RunFastPath}. */
+    static final String OUTPUT = "text";
+
     @Option(names = "-v", description = "More output (repeat: -vvv shows stack traces).")
     boolean[] verbose = new boolean[0];
 
-    @Option(names = "--output", paramLabel = "FORMAT", defaultValue = "text", completionCandidates = Completions.Output.class, description = "text (default) or json.")
+    @Option(names = "--output", paramLabel = "FORMAT", defaultValue = OUTPUT, completionCandidates = Completions.Output.class, description = "text (default) or json.")
     String output;
 
     int verbosity() {
